@@ -1,0 +1,34 @@
+# Set-up is part of every target: a fresh clone needs only `make run` or `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench lint setup clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+# The main job on the embedded default: score the shipped example ledgers under the current policy.
+run: $(STAMP)
+	$(BIN)/icarus score examples/wire-pickups.json --md
+	$(BIN)/icarus score examples/two-independent-wires.json --md
+
+test: $(STAMP)
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+	$(BIN)/mypy src/icarus/ledger src/icarus/provenance src/icarus/scoring
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

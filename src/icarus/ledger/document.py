@@ -1,0 +1,102 @@
+"""The evidence ledger: one JSON document holding everything a score is computed from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError, model_validator
+
+from icarus.ledger.base import LedgerModel, UtcDatetime
+from icarus.ledger.claims import Claim
+from icarus.ledger.evidence import EvidenceItem
+from icarus.ledger.subject import Subject
+
+LEDGER_SCHEMA_VERSION = "icarus-ledger/1"
+MAX_LEDGER_BYTES = 64 * 1024 * 1024
+
+
+class ExplanationDraft(LedgerModel):
+    """A model-written explanation. G3 rejects it if it cites anything not in the ledger."""
+
+    claim_id: str
+    text: str
+    cited_evidence_ids: list[str] = Field(default_factory=list)
+    cited_urls: list[str] = Field(default_factory=list)
+
+
+class Ledger(LedgerModel):
+    schema_version: Literal["icarus-ledger/1"] = LEDGER_SCHEMA_VERSION
+    ledger_id: str
+    as_of: UtcDatetime = Field(description="The UTC time the result speaks for; scoring never reads a clock.")
+    subject: Subject
+    claims: list[Claim] = Field(default_factory=list)
+    evidence: list[EvidenceItem] = Field(default_factory=list)
+    drafts: list[ExplanationDraft] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent_ids(self) -> Ledger:
+        _require_unique("claim_id", [c.claim_id for c in self.claims])
+        _require_unique("evidence_id", [e.evidence_id for e in self.evidence])
+        known_claims = {c.claim_id for c in self.claims}
+        for item in self.evidence:
+            for judgment in item.judgments:
+                if judgment.claim_id not in known_claims:
+                    raise ValueError(
+                        f"evidence {item.evidence_id!r} judges unknown claim {judgment.claim_id!r}"
+                    )
+        return self
+
+    def claim(self, claim_id: str) -> Claim:
+        for claim in self.claims:
+            if claim.claim_id == claim_id:
+                return claim
+        raise KeyError(claim_id)
+
+
+def _require_unique(kind: str, ids: list[str]) -> None:
+    seen: set[str] = set()
+    for value in ids:
+        if value in seen:
+            raise ValueError(f"duplicate {kind} {value!r}")
+        seen.add(value)
+
+
+class LedgerError(ValueError):
+    """A ledger file that cannot be used, with a message a person can act on."""
+
+
+def load_ledger(path: Path) -> Ledger:
+    """Read and validate a ledger file; every failure becomes one clear LedgerError."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise LedgerError(f"cannot read ledger {path}: {exc.strerror}") from exc
+    if size > MAX_LEDGER_BYTES:
+        raise LedgerError(f"ledger {path} is {size} bytes; the limit is {MAX_LEDGER_BYTES}")
+    try:
+        raw: Any = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise LedgerError(f"ledger {path} is not UTF-8 text") from exc
+    except json.JSONDecodeError as exc:
+        raise LedgerError(f"ledger {path} is not valid JSON: line {exc.lineno}: {exc.msg}") from exc
+    return parse_ledger(raw, source=str(path))
+
+
+def parse_ledger(raw: Any, source: str = "ledger") -> Ledger:
+    try:
+        return Ledger.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}" for err in exc.errors()[:10]
+        )
+        more = "" if exc.error_count() <= 10 else f" (and {exc.error_count() - 10} more)"
+        raise LedgerError(f"{source} does not match the ledger schema: {problems}{more}") from exc
+
+
+def ledger_json_schema() -> dict[str, Any]:
+    schema = Ledger.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://icarus.invalid/schema/icarus-ledger-1.json"
+    return schema

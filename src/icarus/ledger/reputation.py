@@ -1,0 +1,63 @@
+"""Reputation records: a versioned prior about a source's editorial and correction practice."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import Field
+
+from icarus.ledger.base import LedgerModel, Unit, UtcDatetime
+
+
+class SourceTier(StrEnum):
+    """The diversity tiers; the diversity term counts distinct tiers among counted clusters."""
+
+    PRIMARY_OFFICIAL = "primary_official"
+    WIRE = "wire"
+    FACT_CHECKER = "fact_checker"
+    NATIONAL_NEWS = "national_news"
+    REGIONAL_NEWS = "regional_news"
+    SCHOLARLY = "scholarly"
+    NGO_THINK_TANK = "ngo_think_tank"
+    OTHER = "other"
+
+
+class RiskRating(StrEnum):
+    """A risk-list rating (Wikipedia perennial sources style). Deprecated sources are excluded (H5)."""
+
+    GENERALLY_RELIABLE = "generally_reliable"
+    NO_CONSENSUS = "no_consensus"
+    GENERALLY_UNRELIABLE = "generally_unreliable"
+    DEPRECATED = "deprecated"
+
+
+class ReputationMethod(StrEnum):
+    """How a record was produced."""
+
+    MANUAL = "manual"
+    DATASET = "dataset"
+    HEURISTIC = "heuristic"
+
+
+class ReputationRecord(LedgerModel):
+    """One version of one domain's reputation record, as it stood when the evidence was scored."""
+
+    domain: str = Field(description="Registered domain the record describes, e.g. 'apnews.com'.")
+    score: Unit = Field(description="R, the reputation prior in [0, 1].")
+    tier: SourceTier = Field(description="Diversity tier of the source.")
+    method: ReputationMethod = Field(description="manual review, a named dataset, or a heuristic estimate.")
+    produced_by: str = Field(description="Dataset name@version, reviewer role, or heuristic name@version.")
+    version: str = Field(description="Record version; a change to a record is a new version.")
+    recorded_at: UtcDatetime | None = Field(default=None, description="When this version was recorded.")
+    risk_rating: RiskRating | None = Field(
+        default=None, description="Risk-list rating, if the domain is on one (H5)."
+    )
+    on_iffy_index: bool = Field(default=False, description="The domain is on the Iffy Index (H5).")
+    bias_label: str | None = Field(
+        default=None, description="Display only. Never read by any scoring code (H29)."
+    )
+
+    @property
+    def estimated(self) -> bool:
+        """A heuristic record is an estimate: it carries the provenance discount and a caveat (H4)."""
+        return self.method is ReputationMethod.HEURISTIC

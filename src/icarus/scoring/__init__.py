@@ -1,0 +1,1 @@
+"""Scoring models over the evidence ledger. Pure: (ledger, config) -> result + trace."""
