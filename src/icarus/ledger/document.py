@@ -26,6 +26,21 @@ class ExplanationDraft(LedgerModel):
     cited_urls: list[str] = Field(default_factory=list)
 
 
+PublishedLabel = Literal["supported", "misleading", "not_supported", "unverifiable"]
+
+
+class PriorRun(LedgerModel):
+    """An earlier run of the same check: G6 needs the label each claim scored before gates held it."""
+
+    as_of: UtcDatetime
+    scored_labels: dict[str, PublishedLabel] = Field(default_factory=dict)
+
+
+class CheckHistory(LedgerModel):
+    started_at: UtcDatetime | None = Field(default=None, description="When the check's first version ran.")
+    prior_runs: list[PriorRun] = Field(default_factory=list)
+
+
 class Ledger(LedgerModel):
     schema_version: Literal["icarus-ledger/1"] = LEDGER_SCHEMA_VERSION
     ledger_id: str
@@ -34,6 +49,7 @@ class Ledger(LedgerModel):
     claims: list[Claim] = Field(default_factory=list)
     evidence: list[EvidenceItem] = Field(default_factory=list)
     drafts: list[ExplanationDraft] = Field(default_factory=list)
+    history: CheckHistory = Field(default_factory=CheckHistory)
 
     @model_validator(mode="after")
     def _consistent_ids(self) -> Ledger:

@@ -52,3 +52,6 @@ class ClaimJudgment(LedgerModel):
         default=0, ge=0, description="Unsupported inference steps between the excerpt and the claim."
     )
     scope: ScopeAnswer = Field(default_factory=ScopeAnswer)
+    claim_is_about_source: bool = Field(
+        default=False, description="The claim concerns this source itself (a satire piece's own content; H6)."
+    )
