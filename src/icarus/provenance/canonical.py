@@ -1,0 +1,198 @@
+"""H1: canonical URLs, so that one document reached by several addresses is counted once.
+
+A page can be reached over http or https, through ``www.``/``m.``/``amp.`` hosts, with tracking parameters,
+as an AMP or print rendition, or with a fragment. ``canonical_url`` folds all of those to one string.
+``item_canonical_url`` also honours the page's own ``rel=canonical`` and ``og:url`` declarations, but only
+when they stay on the page's registered domain: a page cannot claim to be another site's document.
+
+Registered domains come from tldextract's bundled public-suffix snapshot; it never goes to the network and
+keeps no cache on disk.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from functools import cache
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
+
+import tldextract
+
+from icarus.ledger.evidence import EvidenceItem
+
+__all__ = [
+    "canonical_url",
+    "find_duplicates",
+    "item_canonical_url",
+    "registered_domain",
+]
+
+# Host labels that only select a rendition of the same site.
+_RENDITION_HOST_LABELS = re.compile(r"^(?:www\d*|m|mobile|amp)$")
+
+# Query keys that identify a campaign, click or referrer, never the document. Compared lower-cased.
+_TRACKING_KEYS = frozenset(
+    {
+        "fbclid",
+        "gclid",
+        "gclsrc",
+        "dclid",
+        "msclkid",
+        "yclid",
+        "twclid",
+        "igshid",
+        "mc_cid",
+        "mc_eid",
+        "ref",
+        "ref_src",
+        "ref_url",
+        "referrer",
+        "cmpid",
+        "cmp",
+        "ocid",
+        "smid",
+        "smtyp",
+        "sr_share",
+        "share",
+        "spm",
+        "s_cid",
+        "ito",
+        "_ga",
+        "_gl",
+        "mbid",
+        "rss",
+        "taid",
+        "__twitter_impression",
+        "amp",
+        "outputtype",
+        "print",
+        "view",
+        "output",
+    }
+)
+_TRACKING_PREFIXES = ("utm_", "at_", "pk_", "mtm_", "hsa_", "vero_", "oly_")
+
+# Keys above whose value must show a rendition before they are dropped: ``view=list`` is content.
+_RENDITION_VALUES: Mapping[str, frozenset[str]] = {
+    "outputtype": frozenset({"amp"}),
+    "output": frozenset({"amp", "print"}),
+    "view": frozenset({"print", "amp"}),
+    "print": frozenset({"", "1", "true", "yes", "y"}),
+    "amp": frozenset({"", "1", "true", "yes", "y"}),
+}
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_RENDITION_SEGMENTS = frozenset({"amp", "print"})
+
+
+@cache
+def _extractor() -> tldextract.TLDExtract:
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+@cache
+def registered_domain(host: str) -> str:
+    """The registrable domain of ``host`` (``news.bbc.co.uk`` -> ``bbc.co.uk``); the host itself if none."""
+    host = host.lower().rstrip(".")
+    result = _extractor()(host)
+    return result.top_domain_under_public_suffix or host
+
+
+def _strip_rendition_host(host: str) -> str:
+    result = _extractor()(host)
+    if not result.top_domain_under_public_suffix or not result.subdomain:
+        return host
+    labels = result.subdomain.split(".")
+    while labels and _RENDITION_HOST_LABELS.match(labels[0]):
+        labels.pop(0)
+    return ".".join([*labels, result.top_domain_under_public_suffix])
+
+
+def _drop_query_pair(key: str, value: str) -> bool:
+    lowered = key.lower()
+    if lowered.startswith(_TRACKING_PREFIXES):
+        return True
+    if lowered not in _TRACKING_KEYS:
+        return False
+    renditions = _RENDITION_VALUES.get(lowered)
+    return renditions is None or value.lower() in renditions
+
+
+def _canonical_path(path: str) -> str:
+    # Re-quote so that %7E and ~ (and other equivalent spellings) compare equal.
+    path = quote(unquote(path), safe="/:@!$&'()*+,;=-._~")
+    path = re.sub(r"/{2,}", "/", path)
+    path = re.sub(r"\.amp\.html?$", ".html", path)
+    segments = [segment for segment in path.split("/") if segment]
+    # AMP and print renditions as a trailing segment (/story/amp) or a leading one (/amp/story).
+    while segments and segments[-1].lower() in _RENDITION_SEGMENTS:
+        segments.pop()
+    while len(segments) > 1 and segments[0].lower() == "amp":
+        segments.pop(0)
+    return "/" + "/".join(segments) if segments else ""
+
+
+def canonical_url(url: str) -> str:
+    """Fold one address to its canonical spelling (H1).
+
+    http and https are treated as one document, since a scheme change never changes what was published.
+    Strings that are not http(s) URLs are returned trimmed and otherwise untouched.
+    """
+    stripped = url.strip()
+    try:
+        parts = urlsplit(stripped)
+        port = parts.port
+    except ValueError:
+        return stripped
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.hostname:
+        return stripped
+    host = _strip_rendition_host(parts.hostname.lower().rstrip("."))
+    if port is not None and port not in _DEFAULT_PORTS.values():
+        host = f"{host}:{port}"
+    pairs = [
+        (key, value)
+        for key, value in parse_qsl(parts.query, keep_blank_values=True)
+        if not _drop_query_pair(key, value)
+    ]
+    query = urlencode(sorted(pairs))
+    path = _canonical_path(parts.path)
+    return f"https://{host}{path}" + (f"?{query}" if query else "")
+
+
+def _host_of(url: str) -> str | None:
+    try:
+        return urlsplit(url.strip()).hostname
+    except ValueError:
+        return None
+
+
+def item_canonical_url(item: EvidenceItem) -> str:
+    """The item's canonical URL: its ``rel_canonical``, else its ``og_url``, else its own URL.
+
+    A declared canonical is trusted only on the same registered domain as the URL it was fetched from.
+    """
+    own_host = _host_of(item.url)
+    for declared in (item.rel_canonical, item.og_url):
+        if not declared:
+            continue
+        declared_host = _host_of(declared)
+        if own_host and declared_host and registered_domain(declared_host) == registered_domain(own_host):
+            return canonical_url(declared)
+    return canonical_url(item.url)
+
+
+def find_duplicates(evidence: Sequence[EvidenceItem], canonical_urls: Mapping[str, str]) -> dict[str, str]:
+    """Later id -> first id (by sorted id) for items with an equal canonical URL or equal content hash."""
+    first_by_key: dict[tuple[str, str], str] = {}
+    duplicate_of: dict[str, str] = {}
+    for item in sorted(evidence, key=lambda entry: entry.evidence_id):
+        keys = [("url", canonical_urls[item.evidence_id])]
+        if item.content_sha256:
+            keys.append(("sha", item.content_sha256.lower()))
+        firsts = {first_by_key[key] for key in keys if key in first_by_key}
+        if firsts:
+            duplicate_of[item.evidence_id] = min(firsts)
+        for key in keys:
+            first_by_key.setdefault(key, duplicate_of.get(item.evidence_id, item.evidence_id))
+    return duplicate_of

@@ -1,0 +1,270 @@
+"""H2 and H3: who an item says it got its story from.
+
+Four kinds of evidence of derivation are read from each item:
+
+* wire markers (H2): a wire dateline or credit such as ``WASHINGTON (AP) —``, ``(Reuters) -``, an
+  "Associated Press" or "Reuters staff" byline, or an AFP photo or copyright credit;
+* attribution phrases (H3): "according to X", "told X", "X said in a statement", "first reported by X",
+  "as reported by X", "citing X", where X is a capitalised proper name;
+* outbound links to another ledger item or to an artifact under review (H7 builds on these);
+* the ledger's own ``attributions``: parsed ones are read like the above, judge ones are kept with origin
+  ``judge`` so that the record shows they came from a model (a judge edge can only make an item derivative).
+
+A named source resolves to every ledger item of that publisher, or to a virtual node ``source:<name>`` when
+the ledger holds none. An item never cites its own publisher. Each reading is returned as a ``Mention``
+(one source, possibly several targets); ``resolve_mentions`` turns mentions into edges once copy groups are
+known, so that "(AP) —" on a copy of one AP story points at that story rather than at every AP story.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from icarus.ledger.evidence import AttributionOrigin, EvidenceItem
+from icarus.provenance.canonical import canonical_url, registered_domain
+from icarus.provenance.model import CitationEdge, EdgeOrigin
+
+__all__ = [
+    "Mention",
+    "extract_mentions",
+    "normalise_name",
+    "resolve_mentions",
+]
+
+# Normalised spellings of the three wires, folded to one key each.
+_WIRE_ALIASES: Mapping[str, str] = {
+    "ap": "ap",
+    "associated-press": "ap",
+    "ap-news": "ap",
+    "associated-press-news": "ap",
+    "reuters": "reuters",
+    "thomson-reuters": "reuters",
+    "reuters-staff": "reuters",
+    "reuters-news": "reuters",
+    "afp": "afp",
+    "agence-france-presse": "afp",
+    "agence-france-press": "afp",
+    "afp-news": "afp",
+}
+_WIRE_DOMAINS: Mapping[str, str] = {
+    "apnews.com": "ap",
+    "ap.org": "ap",
+    "reuters.com": "reuters",
+    "afp.com": "afp",
+}
+
+# Capitalised words that start sentences or name times, not sources ("told Monday", "On Tuesday X said").
+_NOT_A_NAME = frozenset(
+    {
+        "a", "an", "and", "but", "so", "then", "on", "in", "at", "by", "for", "of", "to", "from", "with",
+        "i", "he", "she", "it", "we", "they", "you", "this", "that", "these", "those", "there", "his", "her",
+        "its", "their", "our", "my", "your", "later", "earlier", "meanwhile", "however", "also", "when",
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "today", "yesterday",
+        "january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+        "november", "december", "mr", "mrs", "ms", "dr",
+    }
+)  # fmt: skip
+
+_CAP_WORD = r"[A-Z][\w&'’.-]*"
+_NAME = rf"(?:{_CAP_WORD})(?:\s+(?:(?:of|the|for|and|de|du)\s+)*{_CAP_WORD})*"
+
+# Phrases that name a source after them.
+_AFTER_PHRASE = re.compile(
+    r"(?P<phrase>\b(?i:according\s+to|told|(?:first\s+|originally\s+|as\s+)?reported\s+by|citing))"
+    rf"\s+(?P<name>(?:[Tt]he\s+)?{_NAME})"
+)
+# "X said in a statement": the name comes first.
+_BEFORE_PHRASE = re.compile(rf"(?P<name>{_NAME})\s+(?P<phrase>(?i:said\s+in\s+a\s+statement))")
+
+_WIRE_NAME = r"(?P<wire>AP|Reuters|AFP|Associated\s+Press|Agence\s+France[- ]Presse)"
+_WIRE_TEXT_MARKERS = (
+    # datelines: "WASHINGTON (AP) —", "(Reuters) -", "PARIS (AFP) -"
+    re.compile(r"\((?P<wire>AP|Reuters|AFP)\)\s*[—–-]+"),
+    # credits and copyright lines
+    re.compile(rf"(?i:copyright|©|\(c\))\s*(?:\d{{4}}\s*)?(?:[Tt]he\s+)?{_WIRE_NAME}"),
+    re.compile(rf"(?:[Tt]he\s+)?{_WIRE_NAME}\s+(?i:contributed\s+to\s+this\s+report|staff|writers?\b)"),
+    re.compile(r"(?P<wire>AFP)\s*(?i:photo|/\s*getty)|(?i:photo:?)\s*(?P<wire2>AFP)\b"),
+    # a line that is only the wire's name: the byline of a syndicated story
+    re.compile(rf"(?m)^\s*(?:[Bb]y\s+)?(?:[Tt]he\s+)?{_WIRE_NAME}\s*$"),
+)
+_WIRE_IN_BYLINE = re.compile(
+    r"\b(?:(?P<ap>AP|(?i:associated\s+press))|(?P<reuters>(?i:reuters))|"
+    r"(?P<afp>AFP|(?i:agence\s+france[- ]presse)))\b"
+)
+
+
+def normalise_name(name: str) -> str:
+    """Fold a publisher or source name to a slug: ``The Associated Press`` -> ``ap``.
+
+    Case, accents, punctuation, a leading "the" and a trailing ``.com`` are ignored; the wires' known
+    spellings fold to ``ap``, ``reuters`` and ``afp``.
+    """
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower().strip()
+    text = re.sub(r"\.(?:com|org|net|co\.uk)$", "", text)
+    text = re.sub(r"'s\b", "", text.replace("’", "'"))
+    words = re.findall(r"[a-z0-9&]+", text)
+    while words and words[0] == "the":
+        words.pop(0)
+    slug = "-".join(words)
+    return _WIRE_ALIASES.get(slug, slug)
+
+
+def _clean_name(raw: str) -> str | None:
+    words = raw.rstrip(".,;:'’-").split()
+    while words and words[0].lower().strip(".") in _NOT_A_NAME:
+        words.pop(0)
+    while words and words[-1].lower() in {"of", "the", "for", "and", "de", "du"}:
+        words.pop()
+    if not words:
+        return None
+    return " ".join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """One reading of derivation: ``source`` got its story from one of ``targets``."""
+
+    source: str
+    targets: tuple[str, ...]
+    origin: EdgeOrigin
+    detail: str
+
+
+class _Resolver:
+    """Name and URL look-ups over the whole ledger."""
+
+    def __init__(
+        self,
+        evidence: Sequence[EvidenceItem],
+        canonical_urls: Mapping[str, str],
+        artifact_urls: Sequence[str],
+    ) -> None:
+        by_publisher: dict[str, set[str]] = defaultdict(set)
+        by_url: dict[str, set[str]] = defaultdict(set)
+        self.own_names: dict[str, frozenset[str]] = {}
+        for item in evidence:
+            names = {normalise_name(item.publisher)}
+            wire = _WIRE_DOMAINS.get(registered_domain(item.domain))
+            if wire is not None:
+                names.add(wire)
+            names.discard("")
+            self.own_names[item.evidence_id] = frozenset(names)
+            for name in names:
+                by_publisher[name].add(item.evidence_id)
+            by_url[canonical_urls[item.evidence_id]].add(item.evidence_id)
+        self.by_publisher = {name: tuple(sorted(ids)) for name, ids in by_publisher.items()}
+        self.by_url = {url: tuple(sorted(ids)) for url, ids in by_url.items()}
+        self.artifacts = frozenset(canonical_url(url) for url in artifact_urls)
+
+    def name_targets(self, source_id: str, name: str) -> tuple[str, ...]:
+        key = normalise_name(name)
+        if not key or key in self.own_names[source_id]:
+            return ()
+        return self.by_publisher.get(key, (f"source:{key}",))
+
+    def url_targets(self, source_id: str, url: str) -> tuple[str, ...]:
+        canonical = canonical_url(url)
+        targets = [target for target in self.by_url.get(canonical, ()) if target != source_id]
+        if canonical in self.artifacts:
+            targets.append(f"artifact:{canonical}")
+        return tuple(sorted(targets))
+
+
+def _item_text(item: EvidenceItem) -> str:
+    if item.text:
+        return item.text
+    return item.excerpt.text if item.excerpt is not None else ""
+
+
+def _wire_mentions(item: EvidenceItem, text: str, resolver: _Resolver) -> list[Mention]:
+    found: dict[str, str] = {}
+    if "AP" in text or "Reuters" in text or "AFP" in text or "ssociated" in text or "France" in text:
+        for pattern in _WIRE_TEXT_MARKERS:
+            for match in pattern.finditer(text):
+                wire = match.group("wire") if "wire" in match.groupdict() else None
+                wire = wire or match.groupdict().get("wire2")
+                if wire:
+                    found.setdefault(normalise_name(wire), " ".join(match.group(0).split()))
+    if item.byline:
+        for match in _WIRE_IN_BYLINE.finditer(item.byline):
+            key = next(name for name in ("ap", "reuters", "afp") if match.group(name))
+            found.setdefault(key, f"byline: {item.byline.strip()}")
+    mentions = []
+    for wire, detail in sorted(found.items()):
+        targets = resolver.name_targets(item.evidence_id, wire)
+        if targets:
+            mentions.append(Mention(item.evidence_id, targets, EdgeOrigin.WIRE_MARKER, detail))
+    return mentions
+
+
+def _phrase_mentions(item: EvidenceItem, text: str, resolver: _Resolver) -> list[Mention]:
+    mentions = []
+    matches = list(_AFTER_PHRASE.finditer(text))
+    if "statement" in text:
+        matches.extend(_BEFORE_PHRASE.finditer(text))
+    for match in matches:
+        name = _clean_name(match.group("name"))
+        if name is None:
+            continue
+        targets = resolver.name_targets(item.evidence_id, name)
+        if targets:
+            detail = " ".join(match.group(0).split()).rstrip(".,;:")
+            mentions.append(Mention(item.evidence_id, targets, EdgeOrigin.ATTRIBUTION, detail))
+    return mentions
+
+
+def _link_mentions(item: EvidenceItem, resolver: _Resolver) -> list[Mention]:
+    mentions = []
+    for link in item.links:
+        targets = resolver.url_targets(item.evidence_id, link)
+        if targets:
+            mentions.append(Mention(item.evidence_id, targets, EdgeOrigin.LINK, link))
+    return mentions
+
+
+def _ledger_attribution_mentions(item: EvidenceItem, resolver: _Resolver) -> list[Mention]:
+    mentions = []
+    for attribution in item.attributions:
+        origin = EdgeOrigin.JUDGE if attribution.origin is AttributionOrigin.JUDGE else EdgeOrigin.ATTRIBUTION
+        targets: tuple[str, ...] = ()
+        if attribution.target_url:
+            targets = resolver.url_targets(item.evidence_id, attribution.target_url)
+        if not targets and attribution.target_name:
+            targets = resolver.name_targets(item.evidence_id, attribution.target_name)
+        if targets:
+            detail = attribution.phrase or attribution.target_url or attribution.target_name or ""
+            mentions.append(Mention(item.evidence_id, targets, origin, detail))
+    return mentions
+
+
+def extract_mentions(
+    evidence: Sequence[EvidenceItem],
+    canonical_urls: Mapping[str, str],
+    artifact_urls: Sequence[str],
+) -> tuple[Mention, ...]:
+    """Every reading of derivation in the ledger, in a deterministic order."""
+    resolver = _Resolver(evidence, canonical_urls, artifact_urls)
+    mentions: list[Mention] = []
+    for item in evidence:
+        text = _item_text(item)
+        mentions.extend(_wire_mentions(item, text, resolver))
+        mentions.extend(_phrase_mentions(item, text, resolver))
+        mentions.extend(_link_mentions(item, resolver))
+        mentions.extend(_ledger_attribution_mentions(item, resolver))
+    return tuple(sorted(set(mentions), key=lambda m: (m.source, m.origin, m.detail, m.targets)))
+
+
+def resolve_mentions(mentions: Sequence[Mention], group_of: Mapping[str, int]) -> tuple[CitationEdge, ...]:
+    """Turn mentions into edges. A mention naming a publisher that has an item in the source's own copy
+    group points only there: a copy of one AP story derives from that story, not from every AP story."""
+    edges: set[CitationEdge] = set()
+    for mention in mentions:
+        own_group = group_of[mention.source]
+        targets = [target for target in mention.targets if group_of.get(target) == own_group]
+        for target in targets or mention.targets:
+            edges.add(CitationEdge(mention.source, target, mention.origin, mention.detail))
+    return tuple(sorted(edges, key=lambda e: (e.source, e.target, e.origin, e.detail)))

@@ -1,0 +1,199 @@
+"""The provenance graph: copy groups and named sources, who derives from whom, and the clusters counted once.
+
+Nodes are copy groups (from ``similarity``) and virtual nodes (``source:<name>`` for a named source that
+is not in the ledger, ``artifact:<url>`` for anything under review). A citation edge from item ``s`` to
+``t`` becomes an edge from ``s``'s group to ``t``'s group or virtual node.
+
+* H7 reachability: every member of a group with a path to an ``artifact:`` node reaches the subject.
+* Cycles: strongly connected components of more than one group, and mutual citation between distinct
+  items of one group, are circular reporting.
+* Clusters: the condensation (one node per strongly connected component) is a DAG. Each sink (a component
+  that cites nothing else) roots a cluster, virtual sinks included. Every other component joins the cluster
+  of the sink it reaches by the fewest edges; ties go to the sink with the lowest node id (a group's node
+  id is its lowest evidence id). An item that cites two independent wires therefore joins one of them and
+  does not merge them.
+
+Shortest-path assignment is what the policy asks for; it means that when a sink gains an out-edge (stops
+being a sink), the components upstream of it are re-assigned by distance. Adding an item never adds more
+than one cluster; adding a verbatim copy adds none (see tests/provenance/test_invariants.py).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+import igraph
+
+from icarus.ledger.evidence import EvidenceItem
+from icarus.provenance.canonical import find_duplicates, item_canonical_url
+from icarus.provenance.citations import extract_mentions, resolve_mentions
+from icarus.provenance.model import CitationEdge, EdgeOrigin, ProvenanceGraph
+from icarus.provenance.similarity import similarity_graph
+from icarus.scoring.icarus.config import ProvenanceSettings
+
+__all__ = ["build_graph"]
+
+
+def _strong_components(nodes: int, edges: Sequence[tuple[int, int]]) -> list[int]:
+    graph = igraph.Graph(n=nodes, edges=list(edges), directed=True)
+    membership: list[int] = graph.connected_components(mode="strong").membership
+    return membership
+
+
+def _intra_group_cycles(edges: Sequence[CitationEdge], group_of: Mapping[str, int]) -> list[tuple[str, ...]]:
+    """Mutual citation between distinct items of the same copy group."""
+    local = [
+        (edge.source, edge.target)
+        for edge in edges
+        if edge.target in group_of
+        and edge.source != edge.target
+        and group_of[edge.source] == group_of[edge.target]
+    ]
+    if not local:
+        return []
+    names = sorted({name for pair in local for name in pair})
+    index = {name: i for i, name in enumerate(names)}
+    membership = _strong_components(len(names), [(index[a], index[b]) for a, b in local])
+    members: dict[int, list[str]] = defaultdict(list)
+    for name, component in zip(names, membership, strict=True):
+        members[component].append(name)
+    return [tuple(sorted(found)) for found in members.values() if len(found) > 1]
+
+
+def _assign_sinks(components: int, dag: Mapping[int, set[int]], labels: Sequence[str]) -> list[int]:
+    """For each component, the sink it reaches by the fewest edges (ties: lowest sink label)."""
+    reverse: dict[int, list[int]] = defaultdict(list)
+    for source, targets in dag.items():
+        for target in targets:
+            reverse[target].append(source)
+    assigned = [-1] * components
+    frontier = sorted((c for c in range(components) if not dag.get(c)), key=lambda c: labels[c])
+    for component in frontier:
+        assigned[component] = component
+    # Level by level, so that a component is settled at its shortest distance, with the lowest sink label.
+    while frontier:
+        offers: dict[int, int] = {}
+        for component in frontier:
+            sink = assigned[component]
+            for upstream in reverse[component]:
+                if assigned[upstream] != -1:
+                    continue
+                current = offers.get(upstream)
+                if current is None or labels[sink] < labels[current]:
+                    offers[upstream] = sink
+        for upstream, sink in offers.items():
+            assigned[upstream] = sink
+        frontier = sorted(offers, key=lambda c: labels[c])
+    return assigned
+
+
+def build_graph(
+    evidence: Sequence[EvidenceItem], artifact_urls: Sequence[str], settings: ProvenanceSettings
+) -> ProvenanceGraph:
+    """Claim-independent provenance of one ledger: canonical URLs, copy groups, citations, clusters."""
+    items = sorted(evidence, key=lambda item: item.evidence_id)
+    ids = [item.evidence_id for item in items]
+    if len(set(ids)) != len(ids):
+        raise ValueError("evidence ids must be unique")
+
+    canonical_urls = {item.evidence_id: item_canonical_url(item) for item in items}
+    duplicate_of = find_duplicates(items, canonical_urls)
+    mentions = extract_mentions(items, canonical_urls, artifact_urls)
+    cited: dict[str, set[str]] = defaultdict(set)
+    for mention in mentions:
+        cited[mention.source].update(mention.targets)
+    similarity = similarity_graph(
+        items, settings, duplicate_of, {key: frozenset(value) for key, value in cited.items()}
+    )
+    group_of = dict(zip(ids, similarity.group_index, strict=True))
+    release_edges = [
+        CitationEdge(item_id, release_id, EdgeOrigin.RELEASE_OVERLAP, f"containment {score}")
+        for item_id, release_id, score in similarity.release_pairs
+    ]
+    citation_edges = tuple(
+        sorted(
+            set(resolve_mentions(mentions, group_of)) | set(release_edges),
+            key=lambda e: (e.source, e.target, e.origin, e.detail),
+        )
+    )
+
+    # Node numbering: groups first (in order of their lowest member id), then virtual nodes by name.
+    groups = similarity.copy_groups
+    virtual = sorted({edge.target for edge in citation_edges if edge.target not in group_of})
+    node_of_virtual = {name: len(groups) + i for i, name in enumerate(virtual)}
+    labels = [members[0] for members in groups] + virtual
+    node_count = len(labels)
+
+    def node(target: str) -> int:
+        return group_of[target] if target in group_of else node_of_virtual[target]
+
+    node_edges = sorted(
+        {
+            (group_of[edge.source], node(edge.target))
+            for edge in citation_edges
+            if group_of[edge.source] != node(edge.target)
+        }
+    )
+
+    # H7: everything upstream of an artifact.
+    upstream: dict[int, list[int]] = defaultdict(list)
+    for source, target in node_edges:
+        upstream[target].append(source)
+    stack = [node_of_virtual[name] for name in virtual if name.startswith("artifact:")]
+    reached = set(stack)
+    while stack:
+        for source in upstream[stack.pop()]:
+            if source not in reached:
+                reached.add(source)
+                stack.append(source)
+    reaches_subject = frozenset(
+        evidence_id for number, members in enumerate(groups) if number in reached for evidence_id in members
+    )
+
+    # Strongly connected components and their condensation.
+    membership = _strong_components(node_count, node_edges)
+    nodes_of: dict[int, list[int]] = defaultdict(list)
+    for number, component in enumerate(membership):
+        nodes_of[component].append(number)
+    component_label = {component: min(labels[n] for n in nodes) for component, nodes in nodes_of.items()}
+    components = max(membership, default=-1) + 1
+    dag: dict[int, set[int]] = defaultdict(set)
+    for source, target in node_edges:
+        if membership[source] != membership[target]:
+            dag[membership[source]].add(membership[target])
+    sink_of = _assign_sinks(components, dag, [component_label[c] for c in range(components)])
+
+    cycles: set[tuple[str, ...]] = set()
+    for nodes in nodes_of.values():
+        group_nodes = [n for n in nodes if n < len(groups)]
+        if len(group_nodes) > 1:
+            cycles.add(tuple(sorted(evidence_id for n in group_nodes for evidence_id in groups[n])))
+    cycles.update(_intra_group_cycles(citation_edges, group_of))
+    in_cycle = {evidence_id for cycle in cycles for evidence_id in cycle}
+
+    members_by_sink: dict[int, list[str]] = defaultdict(list)
+    for number, members in enumerate(groups):
+        members_by_sink[sink_of[membership[number]]].extend(members)
+    cluster_members: dict[str, tuple[str, ...]] = {}
+    for gathered in members_by_sink.values():
+        ordered = tuple(sorted(gathered))
+        cluster_members[f"cluster:{ordered[0]}"] = ordered
+    cluster_members = dict(sorted(cluster_members.items()))
+    clusters_in_cycle = frozenset(
+        cluster_id for cluster_id, members in cluster_members.items() if in_cycle.intersection(members)
+    )
+
+    return ProvenanceGraph(
+        canonical_urls=canonical_urls,
+        duplicate_of=dict(sorted(duplicate_of.items())),
+        similarity_edges=similarity.edges,
+        citation_edges=citation_edges,
+        copy_groups=groups,
+        cycles=tuple(sorted(cycles)),
+        reaches_subject=reaches_subject,
+        release_overlap=similarity.release_overlap,
+        amplification_groups=similarity.amplification_groups,
+        cluster_members=cluster_members,
+        clusters_in_cycle=clusters_in_cycle,
+    )

@@ -1,0 +1,461 @@
+"""H2 similarity, H19 release overlap and H21 amplification: which items are copies of one another.
+
+Steps, each deterministic:
+
+1. Boilerplate removal. Lines are lower-cased and their whitespace collapsed; share/subscribe/cookie
+   lines are dropped, and so is any line that a domain repeats under three or more different titles
+   (a footer or a sidebar, not the story).
+2. Verbatim word shingles (``shingle_words`` words) hashed into MinHash signatures
+   (``minhash_permutations``, seeded by ``minhash_seed``).
+3. Candidate pairs from locality-sensitive hashing: signatures are cut into the bands that
+   ``datasketch.MinHashLSH`` chooses for the threshold, and documents that share a band become candidates.
+   Identical signatures are collapsed first, so a story copied a thousand times costs one comparison.
+   A candidate becomes an edge (kind ``shingles``) only when its estimated Jaccard reaches
+   ``similarity_threshold``. Items with fewer than ten shingles get no shingle edges.
+4. Other edges: identical normalised text or an H1 duplicate (``identical``); the same normalised title
+   with the same byline or an estimated Jaccard of at least ``similarity_threshold - 0.20``
+   (``metadata``); H19 containment of an item's ``release_shingle_words``-word shingles in a press
+   release at or above ``release_containment`` (``release_containment``); H21 coordinated amplification
+   (``amplification``).
+
+Copy groups are the connected components of that graph. This is the seed's "community detection" step,
+done with components on purpose rather than modularity or Leiden: with components, adding an item can
+only merge groups, never split one, so a new copy can never raise the independent corroboration count.
+Modularity-based communities can split a group when an item is added.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+
+import igraph
+import numpy as np
+from datasketch import MinHashLSH
+
+from icarus.ledger.evidence import EvidenceItem, SourceClass
+from icarus.provenance.canonical import registered_domain
+from icarus.provenance.citations import normalise_name
+from icarus.provenance.model import SimilarityEdge
+from icarus.provenance.shingles import I64, U32, estimated_matches, minhash_signatures, shingle_sets
+from icarus.scoring.icarus.config import ProvenanceSettings
+
+__all__ = [
+    "MIN_SHINGLES",
+    "RELEASE_WIRE_DOMAINS",
+    "SimilarityResult",
+    "clean_texts",
+    "meets",
+    "normalise_title",
+    "similarity_graph",
+]
+
+MIN_SHINGLES = 10
+"""Below this many distinct shingles an item's text is too short to judge copying by overlap."""
+
+RELEASE_WIRE_DOMAINS = frozenset(
+    {"prnewswire.com", "businesswire.com", "globenewswire.com", "eurekalert.org"}
+)
+"""H19: hosts of press-release wires; an item hosted there is a release whatever its source class."""
+
+# A line this short that asks the reader to share, subscribe or accept cookies is page furniture.
+_FURNITURE = re.compile(
+    r"\b(?:share (?:this|on|via)|subscribe|sign up|newsletter|cookies?|follow us|all rights reserved|"
+    r"advertisement|read more|click here|recommended for you|related:)"
+)
+_FURNITURE_MAX_WORDS = 25
+_BOILERPLATE_TITLES = 3
+_METADATA_SLACK = Decimal("0.20")
+_SCORE_PLACES = Decimal("0.0001")
+_ONE = Decimal(1).quantize(_SCORE_PLACES)
+
+
+def meets(numerator: int, denominator: int, threshold: Decimal) -> bool:
+    """``numerator / denominator >= threshold``, exactly (no binary floats)."""
+    return denominator > 0 and Decimal(numerator) >= threshold * denominator
+
+
+def _score(numerator: int, denominator: int) -> Decimal:
+    return (Decimal(numerator) / Decimal(denominator)).quantize(_SCORE_PLACES)
+
+
+def _raw_text(item: EvidenceItem) -> str:
+    if item.text:
+        return item.text
+    return item.excerpt.text if item.excerpt is not None else ""
+
+
+def normalise_title(title: str | None, publisher: str) -> str:
+    """Lower-case words of the title, without a trailing ``| Publisher`` or ``- Publisher``."""
+    if not title:
+        return ""
+    parts = re.split(r"\s+[|–—-]\s+", title)
+    if len(parts) > 1 and normalise_name(parts[-1]) == normalise_name(publisher):
+        title = " ".join(parts[:-1])
+    return " ".join(re.findall(r"[^\W_]+", title.lower()))
+
+
+def clean_texts(evidence: Sequence[EvidenceItem]) -> list[str]:
+    """Each item's text without boilerplate, lower-cased, one normalised line per line."""
+    lines_of: list[list[str]] = []
+    titles_by_line: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for item in evidence:
+        lines = [" ".join(line.lower().split()) for line in _raw_text(item).splitlines()]
+        lines = [
+            line
+            for line in lines
+            if line and not (len(line.split()) <= _FURNITURE_MAX_WORDS and _FURNITURE.search(line))
+        ]
+        lines_of.append(lines)
+        domain = registered_domain(item.domain)
+        title_key = normalise_title(item.title, item.publisher) or f"id:{item.evidence_id}"
+        for line in set(lines):
+            titles_by_line[(domain, line)].add(title_key)
+    repeated = {key for key, titles in titles_by_line.items() if len(titles) >= _BOILERPLATE_TITLES}
+    cleaned = []
+    for item, lines in zip(evidence, lines_of, strict=True):
+        domain = registered_domain(item.domain)
+        cleaned.append("\n".join(line for line in lines if (domain, line) not in repeated))
+    return cleaned
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarityResult:
+    edges: tuple[SimilarityEdge, ...]
+    # index of each item's copy group; groups are numbered by their lowest member id
+    group_index: tuple[int, ...]
+    copy_groups: tuple[tuple[str, ...], ...]
+    release_overlap: dict[str, Decimal]
+    amplification_groups: tuple[tuple[str, ...], ...]
+    # (item id, release id, containment) for each H19 overlap at or above the threshold
+    release_pairs: tuple[tuple[str, str, Decimal], ...]
+
+
+class _EdgeSink:
+    """Collects similarity edges: index pairs for the components, id-keyed edges for the record."""
+
+    def __init__(self, ids: Sequence[str]) -> None:
+        self.ids = ids
+        self.pairs: list[tuple[int, int]] = []
+        self.edges: dict[tuple[str, str, str], Decimal] = {}
+
+    def add(self, left: int, right: int, score: Decimal, kind: str) -> None:
+        if left == right:
+            return
+        a, b = sorted((self.ids[left], self.ids[right]))
+        key = (a, b, kind)
+        if key not in self.edges or self.edges[key] < score:
+            self.edges[key] = score
+        self.pairs.append((left, right))
+
+    def chain(self, members: Iterable[int], score: Decimal, kind: str) -> None:
+        ordered = sorted(members)
+        for left, right in itertools.pairwise(ordered):
+            self.add(left, right, score, kind)
+
+
+def lsh_bands(threshold: Decimal, permutations: int) -> tuple[int, int]:
+    """(bands, rows) that datasketch's MinHashLSH picks for this threshold and signature length."""
+    lsh = MinHashLSH(threshold=float(threshold), num_perm=permutations)
+    return int(lsh.b), int(lsh.r)
+
+
+def candidate_pairs(signatures: U32, bands: int, rows: int) -> tuple[I64, I64]:
+    """Pairs of rows that agree on every position of at least one band, each pair once (left < right)."""
+    count = signatures.shape[0]
+    found: list[I64] = []
+    for band in range(bands):
+        block = np.ascontiguousarray(signatures[:, band * rows : (band + 1) * rows])
+        keys = block.view(np.dtype((np.void, block.dtype.itemsize * rows))).ravel()
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        same_as_next = sorted_keys[1:] == sorted_keys[:-1]
+        if not same_as_next.any():
+            continue
+        # Every pair inside each run of equal keys: position p pairs with the rest of its run.
+        run_id = np.concatenate(([0], np.cumsum(~same_as_next)))
+        run_end = np.searchsorted(run_id, run_id, side="right")
+        partners = run_end - np.arange(count) - 1
+        total = int(partners.sum())
+        first = np.repeat(np.arange(count), partners)
+        step = np.arange(total) - np.repeat(np.cumsum(partners) - partners, partners) + 1
+        left = order[first]
+        right = order[first + step]
+        found.append(np.minimum(left, right) * count + np.maximum(left, right))
+    if not found:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty
+    codes = np.unique(np.concatenate(found))
+    return codes // count, codes % count
+
+
+def _byline_key(item: EvidenceItem) -> str:
+    return " ".join(re.findall(r"[^\W_]+", (item.byline or "").lower()))
+
+
+class _Similarity:
+    """Working state for one ledger (items already sorted by id)."""
+
+    def __init__(self, evidence: Sequence[EvidenceItem], settings: ProvenanceSettings) -> None:
+        self.evidence = evidence
+        self.settings = settings
+        self.ids = [item.evidence_id for item in evidence]
+        self.sink = _EdgeSink(self.ids)
+        self.permutations = settings.minhash_permutations
+        # Identical cleaned texts share one signature: compute it once per distinct text.
+        unique_index: dict[str, int] = {}
+        text_of = [unique_index.setdefault(text, len(unique_index)) for text in clean_texts(evidence)]
+        self.unique_texts = list(unique_index)
+        shingles = shingle_sets(self.unique_texts, settings.shingle_words)
+        unique_signatures = minhash_signatures(shingles, self.permutations, settings.minhash_seed)
+        self.text_of = np.asarray(text_of, dtype=np.int64)
+        self.shingle_counts = shingles.counts[self.text_of]
+        self.has_signature = self.shingle_counts >= MIN_SHINGLES
+        self.signatures = unique_signatures[self.text_of]
+
+    def estimated_jaccard(self, left: int, right: int) -> tuple[int, bool]:
+        """Agreeing signature positions, and whether both items have a signature at all."""
+        if not (self.has_signature[left] and self.has_signature[right]):
+            return 0, False
+        return int(np.count_nonzero(self.signatures[left] == self.signatures[right])), True
+
+    def identical(self, duplicate_of: Mapping[str, str]) -> None:
+        index = {evidence_id: i for i, evidence_id in enumerate(self.ids)}
+        for later, first in duplicate_of.items():
+            self.sink.add(index[first], index[later], _ONE, "identical")
+        # Verbatim text, however short, before any per-domain boilerplate removal.
+        by_text: dict[str, list[int]] = defaultdict(list)
+        for i, item in enumerate(self.evidence):
+            text = " ".join(_raw_text(item).lower().split())
+            if text:
+                by_text[text].append(i)
+        for members in by_text.values():
+            self.sink.chain(members, _ONE, "identical")
+
+    def shingle_edges(self) -> None:
+        eligible = np.flatnonzero(self.has_signature)
+        if len(eligible) < 2:
+            return
+        signatures = self.signatures[eligible]
+        keys = signatures.view(np.dtype((np.void, signatures.dtype.itemsize * self.permutations))).ravel()
+        _, first_of_class, class_of = np.unique(keys, return_index=True, return_inverse=True)
+        for position, cls in enumerate(class_of.ravel().tolist()):
+            leader = int(first_of_class[cls])
+            if leader != position:
+                self.sink.add(int(eligible[leader]), int(eligible[position]), _ONE, "shingles")
+        representatives = eligible[first_of_class]
+        bands, rows = lsh_bands(self.settings.similarity_threshold, self.permutations)
+        left, right = candidate_pairs(self.signatures[representatives], bands, rows)
+        left, right = representatives[left], representatives[right]
+        matches = estimated_matches(self.signatures, left, right)
+        need = math.ceil(self.settings.similarity_threshold * self.permutations)
+        keep = matches >= need
+        for a, b, match in zip(
+            left[keep].tolist(), right[keep].tolist(), matches[keep].tolist(), strict=True
+        ):
+            self.sink.add(a, b, _score(match, self.permutations), "shingles")
+
+    def metadata_edges(self) -> None:
+        by_title: dict[str, list[int]] = defaultdict(list)
+        for i, item in enumerate(self.evidence):
+            key = normalise_title(item.title, item.publisher)
+            if key:
+                by_title[key].append(i)
+        slack_threshold = self.settings.similarity_threshold - _METADATA_SLACK
+        for members in by_title.values():
+            if len(members) < 2:
+                continue
+            by_byline: dict[str, list[int]] = defaultdict(list)
+            for i in members:
+                byline = _byline_key(self.evidence[i])
+                if byline:
+                    by_byline[byline].append(i)
+            for same_byline in by_byline.values():
+                for left, right in itertools.pairwise(same_byline):
+                    match, known = self.estimated_jaccard(left, right)
+                    score = _score(match, self.permutations) if known else Decimal(0).quantize(_SCORE_PLACES)
+                    self.sink.add(left, right, score, "metadata")
+            # By overlap: one comparison per distinct text in the title group, members follow their text.
+            leaders: dict[int, int] = {}
+            for i in members:
+                if self.has_signature[i]:
+                    leader = leaders.setdefault(int(self.text_of[i]), i)
+                    if leader != i:
+                        self.sink.add(leader, i, _ONE, "metadata")
+            texts = np.array(sorted(leaders.values()), dtype=np.int64)
+            for position in range(len(texts) - 1):
+                left = int(texts[position])
+                rest = texts[position + 1 :]
+                agree = np.count_nonzero(self.signatures[rest] == self.signatures[left], axis=1)
+                for right, match in zip(rest.tolist(), agree.tolist(), strict=True):
+                    if meets(match, self.permutations, slack_threshold):
+                        self.sink.add(left, right, _score(match, self.permutations), "metadata")
+
+    def release_edges(self) -> tuple[dict[str, Decimal], list[tuple[str, str, Decimal]]]:
+        """H19: containment of each item's long shingles in each release."""
+        is_release = [
+            item.source_class is SourceClass.RELEASE_SERVICE
+            or registered_domain(item.domain) in RELEASE_WIRE_DOMAINS
+            for item in self.evidence
+        ]
+        release_items = [i for i, flag in enumerate(is_release) if flag]
+        if not release_items:
+            return {}, []
+        long = shingle_sets(self.unique_texts, self.settings.release_shingle_words)
+        counts = long.counts
+        texts = len(counts)
+        release_texts = sorted({int(self.text_of[i]) for i in release_items})
+        release_hashes = np.concatenate(
+            [long.hashes[long.offsets[t] : long.offsets[t + 1]] for t in release_texts]
+        )
+        release_owner = np.concatenate([np.full(int(counts[t]), t, dtype=np.int64) for t in release_texts])
+        order = np.argsort(release_hashes, kind="stable")
+        release_hashes, release_owner = release_hashes[order], release_owner[order]
+        # Every (text, release text) pair that shares a long shingle, and how many they share.
+        lo = np.searchsorted(release_hashes, long.hashes, side="left")
+        hits = np.searchsorted(release_hashes, long.hashes, side="right") - lo
+        total = int(hits.sum())
+        hit_text = np.repeat(np.repeat(np.arange(texts), counts), hits)
+        hit_index = np.repeat(lo, hits) + np.arange(total) - np.repeat(np.cumsum(hits) - hits, hits)
+        pair_codes, shared = np.unique(hit_text * texts + release_owner[hit_index], return_counts=True)
+        containment: dict[int, list[tuple[int, int]]] = defaultdict(list)
+        for code, count in zip(pair_codes.tolist(), shared.tolist(), strict=True):
+            text, release_text = divmod(code, texts)
+            if meets(count, int(counts[text]), self.settings.release_containment):
+                containment[text].append((release_text, count))
+        releases_by_text: dict[int, list[int]] = defaultdict(list)
+        for i in release_items:
+            releases_by_text[int(self.text_of[i])].append(i)
+        overlap: dict[str, Decimal] = {}
+        pairs: list[tuple[str, str, Decimal]] = []
+        for i, item in enumerate(self.evidence):
+            text = int(self.text_of[i])
+            if is_release[i] or counts[text] < MIN_SHINGLES:
+                continue
+            for release_text, count in containment.get(text, ()):
+                score = _score(count, int(counts[text]))
+                for release in releases_by_text[release_text]:
+                    self.sink.add(i, release, score, "release_containment")
+                    pairs.append((item.evidence_id, self.ids[release], score))
+                    overlap[item.evidence_id] = max(overlap.get(item.evidence_id, score), score)
+        return overlap, pairs
+
+    def amplification(
+        self, cited: Mapping[str, frozenset[str]], groups: Sequence[Sequence[int]]
+    ) -> list[tuple[str, ...]]:
+        """H21: enough near-identical items from enough domains inside the window, with no shared origin.
+
+        Within each copy group, items are taken in publication order; from each not-yet-used item a set
+        grows greedily with later items inside the window that are close to every member already chosen.
+        """
+        settings = self.settings
+        window = timedelta(minutes=settings.amplification_window_minutes)
+        found: list[tuple[str, ...]] = []
+        cache: dict[tuple[int, int], bool] = {}
+
+        def close(left: int, right: int) -> bool:
+            a, b = int(self.text_of[left]), int(self.text_of[right])
+            if a == b:
+                return True
+            key = (min(a, b), max(a, b))
+            if key not in cache:
+                match, _ = self.estimated_jaccard(left, right)
+                cache[key] = meets(match, self.permutations, settings.amplification_similarity)
+            return cache[key]
+
+        for group in groups:
+            dated = [
+                (published, i)
+                for i in group
+                if (published := self.evidence[i].published_at) is not None and self.has_signature[i]
+            ]
+            if len(dated) < settings.amplification_min_items:
+                continue
+            dated.sort(key=lambda entry: (entry[0], self.ids[entry[1]]))
+            used: set[int] = set()
+            for start, (start_time, first) in enumerate(dated):
+                if first in used:
+                    continue
+                chosen = [first]
+                for published, candidate in dated[start + 1 :]:
+                    if published - start_time > window:
+                        break
+                    if candidate not in used and all(close(candidate, member) for member in chosen):
+                        chosen.append(candidate)
+                if self._is_amplification(chosen, cited):
+                    used.update(chosen)
+                    found.append(tuple(sorted(self.ids[i] for i in chosen)))
+                    self.sink.chain(chosen, self._min_score(chosen), "amplification")
+        return sorted(found)
+
+    def _is_amplification(self, chosen: Sequence[int], cited: Mapping[str, frozenset[str]]) -> bool:
+        settings = self.settings
+        if len(chosen) < settings.amplification_min_items:
+            return False
+        if (
+            len({registered_domain(self.evidence[i].domain) for i in chosen})
+            < settings.amplification_min_domains
+        ):
+            return False
+        # A shared attributed origin (one member citing another, or two members citing the same source)
+        # makes this ordinary syndication, which H2 already handles.
+        ids = {self.ids[i] for i in chosen}
+        seen: set[str] = set()
+        for i in chosen:
+            targets = cited.get(self.ids[i], frozenset())
+            if targets & ids or targets & seen:
+                return False
+            seen |= targets
+        return True
+
+    def _min_score(self, chosen: Sequence[int]) -> Decimal:
+        lowest = self.permutations
+        for position, left in enumerate(chosen):
+            for right in chosen[position + 1 :]:
+                lowest = min(lowest, self.estimated_jaccard(left, right)[0])
+        return _score(lowest, self.permutations)
+
+    def components(self) -> list[list[int]]:
+        graph = igraph.Graph(n=len(self.ids), edges=self.sink.pairs)
+        groups = [sorted(component) for component in graph.connected_components(mode="weak")]
+        return sorted(groups, key=lambda members: members[0])
+
+
+def similarity_graph(
+    evidence: Sequence[EvidenceItem],
+    settings: ProvenanceSettings,
+    duplicate_of: Mapping[str, str],
+    cited: Mapping[str, frozenset[str]],
+) -> SimilarityResult:
+    """Copy groups over ``evidence`` (which must be sorted by id).
+
+    ``cited`` maps each item to every target its citations name, for H21's shared-origin test.
+    """
+    state = _Similarity(evidence, settings)
+    state.identical(duplicate_of)
+    state.shingle_edges()
+    state.metadata_edges()
+    release_overlap, release_pairs = state.release_edges()
+    amplification = state.amplification(cited, state.components())
+    groups = state.components()
+    group_index = [0] * len(state.ids)
+    for number, members in enumerate(groups):
+        for i in members:
+            group_index[i] = number
+    edges = tuple(
+        SimilarityEdge(a, b, score, kind) for (a, b, kind), score in sorted(state.sink.edges.items())
+    )
+    return SimilarityResult(
+        edges=edges,
+        group_index=tuple(group_index),
+        copy_groups=tuple(tuple(state.ids[i] for i in members) for members in groups),
+        release_overlap=dict(sorted(release_overlap.items())),
+        amplification_groups=tuple(amplification),
+        release_pairs=tuple(sorted(release_pairs)),
+    )
