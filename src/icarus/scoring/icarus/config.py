@@ -103,7 +103,9 @@ class ProvenanceSettings(_Section):
     shingle_words: int
     minhash_permutations: int
     minhash_seed: int
-    similarity_threshold: Decimal = Field(description="H2: MinHash Jaccard at or above this joins a copy group.")
+    similarity_threshold: Decimal = Field(
+        description="H2: MinHash Jaccard at or above this joins a copy group."
+    )
     release_shingle_words: int
     release_containment: Decimal = Field(description="H19: share of an item's shingles found in a release.")
     amplification_similarity: Decimal

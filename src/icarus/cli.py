@@ -1,0 +1,88 @@
+"""The ``icarus`` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
+from icarus.reports.render import render_console, render_markdown
+from icarus.scoring.icarus.config import DEFAULT_POLICY, UnknownPolicyError, load_policy
+from icarus.scoring.icarus.engine import score_ledger
+from icarus.scoring.icarus.methodology import render_methodology
+
+app = typer.Typer(
+    no_args_is_help=True, add_completion=False, help="Icarus: evidence review for factual claims."
+)
+policy_app = typer.Typer(no_args_is_help=True, help="Published scoring policies.")
+schema_app = typer.Typer(no_args_is_help=True, help="JSON Schemas of Icarus documents.")
+app.add_typer(policy_app, name="policy")
+app.add_typer(schema_app, name="schema")
+
+err = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(code)
+
+
+@app.command()
+def score(
+    ledger: Annotated[Path, typer.Argument(help="Evidence ledger JSON file.")],
+    policy: Annotated[str, typer.Option(help="Policy name@version.")] = DEFAULT_POLICY,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the full result with its trace as JSON.")
+    ] = False,
+    as_md: Annotated[bool, typer.Option("--md", help="Print the result as Markdown.")] = False,
+) -> None:
+    """Score a prepared evidence ledger. Reads no network and no clock."""
+    if as_json and as_md:
+        _fail("choose one of --json and --md")
+    try:
+        config = load_policy(policy)
+        result = score_ledger(load_ledger(ledger), config)
+    except (LedgerError, UnknownPolicyError) as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    elif as_md:
+        sys.stdout.write(render_markdown(result))
+    else:
+        render_console(result, Console())
+
+
+@policy_app.command("show")
+def policy_show(ref: Annotated[str, typer.Argument(help="Policy name@version, e.g. icarus@1.0.")]) -> None:
+    """Print a policy's methodology page as Markdown, rendered from its config."""
+    try:
+        config = load_policy(ref)
+    except UnknownPolicyError as exc:
+        _fail(str(exc))
+        return
+    sys.stdout.write(render_methodology(config))
+
+
+@policy_app.command("list")
+def policy_list() -> None:
+    """List the shipped policy versions with their config hashes."""
+    from icarus.scoring.icarus.config import POLICY_FILES
+
+    for ref in sorted(POLICY_FILES):
+        sys.stdout.write(f"{ref}\t{load_policy(ref).config_hash}\n")
+
+
+@schema_app.command("ledger")
+def schema_ledger() -> None:
+    """Print the evidence ledger's JSON Schema."""
+    sys.stdout.write(json.dumps(ledger_json_schema(), indent=2) + "\n")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

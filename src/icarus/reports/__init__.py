@@ -1,0 +1,1 @@
+"""Report rendering. Every renderer reads the same result shape that ``icarus score --json`` prints."""

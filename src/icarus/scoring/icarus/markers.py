@@ -1,0 +1,127 @@
+"""Text markers the deterministic rules look for in snapshot text. Each list belongs to one rule."""
+
+from __future__ import annotations
+
+import re
+
+# H11: anonymous sourcing.
+ANONYMOUS_SOURCING = re.compile(
+    r"\b(?:sources said|sources say|according to (?:two|three|several|multiple)? ?sources|"
+    r"people familiar with|person familiar with|on condition of anonymity|"
+    r"(?:an?|the) (?:\w+ )?official who was not authori[sz]ed|speaking anonymously|who declined to be named)\b",
+    re.IGNORECASE,
+)
+
+# H17: preprint servers (by host) and wording.
+PREPRINT_HOSTS: frozenset[str] = frozenset(
+    {
+        "arxiv.org",
+        "biorxiv.org",
+        "medrxiv.org",
+        "ssrn.com",
+        "researchsquare.com",
+        "osf.io",
+        "chemrxiv.org",
+        "preprints.org",
+    }
+)
+PREPRINT_WORDING = re.compile(
+    r"\b(?:not (?:yet )?(?:been )?peer[- ]reviewed|preprint|has not been certified by peer review)\b",
+    re.IGNORECASE,
+)
+
+# H18: a disclosed conflict of interest that names an interested party.
+CONFLICT_OF_INTEREST = re.compile(
+    r"\b(?:(?:funded|sponsored|paid for|commissioned) by (?:the )?[A-Z][\w&.-]+|"
+    r"(?:competing|conflicting) interests?:?\s+(?!none\b|no\b|the authors declare no)\w+|"
+    r"(?:is|are) (?:a )?(?:paid )?consultants? (?:to|for) [A-Z])",
+)
+
+# H25: news corrections and wire correction slugs.
+CORRECTION_MARKER = re.compile(
+    r"(?:\bCorrection:|\bClarification:|\bEditor'?s note:|\bupdated to correct\b|\bCORRECTED-|\bREFILE-|"
+    r"\bCORRECTS\b|\bThis (?:article|story) has been corrected\b)",
+)
+CORRECTION_PENDING = re.compile(r"\bcorrection (?:pending|under review)\b", re.IGNORECASE)
+
+# G6: live coverage markers in a title or the first lines.
+LIVE_MARKER = re.compile(
+    r"\b(?:live updates?|LIVE:|breaking(?: news)?:?|developing story|developing:)", re.IGNORECASE
+)
+
+# H30: text addressed to an AI model.
+INSTRUCTION_INJECTION = re.compile(
+    r"(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|prompts?)|"
+    r"disregard (?:all |any )?(?:previous|prior|above) (?:instructions|prompts?)|"
+    r"\byou are (?:now )?(?:an? )?(?:ai|language model|assistant|chatgpt)\b|"
+    r"\b(?:system|developer) prompt\b|\bas an ai (?:model|assistant)\b|"
+    r"(?:respond|answer|reply) (?:only )?with [\"']?(?:true|supported|refuted|false)[\"']?|"
+    r"<\s*/?\s*(?:system|assistant|instructions?)\s*>)",
+    re.IGNORECASE,
+)
+
+# H24: pages that are really "not found" templates.
+NOT_FOUND_TITLE = re.compile(
+    r"\b(?:404|page not found|not found|page (?:does not|doesn't) exist)\b", re.IGNORECASE
+)
+
+# G2: what makes an OCR token load-bearing.
+NEGATION_WORDS: frozenset[str] = frozenset(
+    {
+        "no",
+        "not",
+        "never",
+        "none",
+        "nobody",
+        "nothing",
+        "neither",
+        "nor",
+        "without",
+        "n't",
+        "cannot",
+        "didn't",
+        "doesn't",
+        "isn't",
+        "wasn't",
+        "won't",
+        "don't",
+        "aren't",
+        "weren't",
+    }
+)
+UNIT_WORDS: frozenset[str] = frozenset(
+    {
+        "%",
+        "percent",
+        "per",
+        "cent",
+        "million",
+        "billion",
+        "trillion",
+        "thousand",
+        "km",
+        "kg",
+        "mph",
+        "kw",
+        "mw",
+        "gw",
+        "usd",
+        "eur",
+        "$",
+        "£",
+        "€",
+        "pp",
+        "points",
+    }
+)
+DIGIT = re.compile(r"\d")
+
+# G7: wording that judges a person's honesty or intent, or cites AI-text detection.
+HONESTY_OR_INTENT = re.compile(
+    r"\b(?:is|are|was|were) (?:a )?(?:liar|liars|lying|dishonest)\b|\bdeliberately (?:misled|lied|deceived)\b|"
+    r"\bintend(?:ed|s)? to (?:mislead|deceive)\b|\bin bad faith\b",
+    re.IGNORECASE,
+)
+AI_DETECTOR = re.compile(
+    r"\b(?:AI[- ]text detector|AI[- ]generated according to|GPTZero|ZeroGPT|Originality\.ai)\b", re.IGNORECASE
+)

@@ -1,0 +1,348 @@
+"""Hard gates G0-G7 and the self-evidence rule H20 that feeds rule 1."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from decimal import Decimal as D
+
+from icarus.ledger import (
+    Access,
+    CapturedImage,
+    CheckHistory,
+    CitedLink,
+    Directness,
+    Disposition,
+    EvidenceRole,
+    Excerpt,
+    ExplanationDraft,
+    FieldName,
+    MisrepresentationKind,
+    OcrToken,
+    PriorRun,
+    SelfEvidenceFinding,
+    Span,
+    TemporalScope,
+    ValidityFlags,
+)
+from icarus.scoring.icarus.config import load_policy
+from icarus.scoring.icarus.engine import block_publication, score_ledger
+from icarus.scoring.icarus.gates import g7_violations, is_load_bearing
+from tests.builders import AS_OF, claim, item, ledger, subject
+from tests.scoring.scoring_support import claim_of, claim_trace, codes, gates, score
+
+SUPPORTED = [item("a"), item("b")]
+
+
+def test_two_independent_origins_are_supported() -> None:
+    result = score(ledger(SUPPORTED))
+    assert claim_of(result)["label"] == "supported"
+    assert result["overall"]["label"] == "supported"
+
+
+# --- G0 ------------------------------------------------------------------------------------------------
+
+
+def test_G0_joke_is_unverifiable_and_a_sourced_claim_beside_it_is_scored() -> None:
+    text = "Lol my cat runs this city. Unemployment fell to 3.9% in May."
+    joke = claim("joke", "Lol my cat runs this city.", text, disposition=Disposition.JOKE)
+    stat = claim("stat", "Unemployment fell to 3.9% in May.", text)
+    led = ledger(
+        [item("a", claim_id="stat"), item("b", claim_id="stat")], claims=[joke, stat], subject=subject(text)
+    )
+    result = score(led)
+    assert claim_of(result, "joke")["label"] == "unverifiable"
+    assert any("INELIGIBLE_DISPOSITION" in r["message"] for r in claim_of(result, "joke")["reasons"])
+    assert claim_of(result, "stat")["label"] == "supported"
+    assert result["overall"]["label"] == "supported"
+
+
+def test_G0_claim_that_is_not_an_exact_slice_is_ineligible() -> None:
+    bad = claim().model_copy(update={"text": "The city council approved the NEW transit budget on Monday."})
+    result = score(ledger(SUPPORTED, claims=[bad]))
+    assert claim_of(result)["label"] == "unverifiable"
+    assert ("G0", "unverifiable") in gates(result)
+
+
+def test_G0_not_the_direct_parent_or_not_english() -> None:
+    for subj in (subject(is_direct_parent=False), subject(language="fr")):
+        assert claim_of(score(ledger(SUPPORTED, subject=subj)))["label"] == "unverifiable"
+
+
+def test_G0_not_assessed_claims_are_listed_with_reason() -> None:
+    from icarus.ledger import NotAssessedReason
+
+    skipped = claim("c2", "approved the new transit budget", not_assessed=NotAssessedReason.BUDGET)
+    result = score(ledger(SUPPORTED, claims=[claim(), skipped]))
+    assert result["not_assessed"] == [
+        {"id": "c2", "text": "approved the new transit budget", "reason": "budget"}
+    ]
+
+
+# --- G1 ------------------------------------------------------------------------------------------------
+
+
+def test_G1_single_origin_is_unverifiable_with_rechecks() -> None:
+    result = score(ledger([item("a", score="1.0", directness=Directness.PRIMARY_DOCUMENT)]))
+    c = claim_of(result)
+    assert c["label"] == "unverifiable"
+    assert ("G1", "recheck") in gates(result)
+    assert any(r["message"] == "single source, developing" for r in c["reasons"])
+    assert c["recheck"]["at"] == [
+        (AS_OF + timedelta(minutes=m)).isoformat().replace("+00:00", "Z") for m in (15, 60, 360, 1440)
+    ]
+
+
+def test_G1_does_not_fire_with_nothing_found() -> None:
+    result = score(ledger([]))
+    assert claim_of(result)["label"] == "unverifiable"
+    assert "G1" not in codes(result)
+
+
+# --- G2 ------------------------------------------------------------------------------------------------
+
+
+def image_ledger(confidence: str, second: str | None = None):
+    text = "Inflation hit 1.8% last year"
+    token = OcrToken(
+        text="1.8%", span=Span(start=14, end=18), confidence=D(confidence), second_pass_text=second
+    )
+    subj = subject(
+        text, field=FieldName.IMAGE_TEXT, images=[CapturedImage(image_id="i1", ocr_text=text, tokens=[token])]
+    )
+    c = claim(text=text, source=text, field=FieldName.IMAGE_TEXT)
+    return ledger(SUPPORTED, claims=[c], subject=subj)
+
+
+def test_G2_uncertain_load_bearing_token_abstains() -> None:
+    result = score(image_ledger("0.89"))
+    assert claim_of(result)["label"] == "unverifiable"
+    assert ("G2", "unverifiable") in gates(result)
+    assert "text read from image" in claim_of(result)["caveats"]
+
+
+def test_G2_confidence_exactly_090_is_readable() -> None:
+    result = score(image_ledger("0.90"))
+    assert claim_of(result)["label"] == "supported"
+    assert "text read from image" in claim_of(result)["caveats"]
+
+
+def test_G2_disagreeing_second_pass_abstains() -> None:
+    assert claim_of(score(image_ledger("0.99", second="18%")))["label"] == "unverifiable"
+
+
+def test_G2_load_bearing_tokens() -> None:
+    assert all(is_load_bearing(t) for t in ("1.8%", "percent", "not", "didn't", "Reuters"))
+    assert not any(is_load_bearing(t) for t in ("the", "hit", "year"))
+
+
+# --- G3 ------------------------------------------------------------------------------------------------
+
+
+def test_G3_unanchored_decisive_item_turns_the_label_unverifiable() -> None:
+    broken = item("b").model_copy(update={"excerpt": Excerpt(span=Span(start=0, end=5), text="WRONG")})
+    result = score(ledger([item("a"), broken]))
+    assert claim_of(result)["label"] == "unverifiable"
+    assert ("G3", "unverifiable") in gates(result)
+    assert claim_of(result)["band"] == "low"
+
+
+def test_G3_unanchored_item_that_does_not_matter_is_dropped_without_changing_the_label() -> None:
+    broken = item("x").model_copy(update={"content_sha256": None})
+    result = score(ledger([*SUPPORTED, item("c"), broken]))
+    assert claim_of(result)["label"] == "supported"
+    assert ("G3", "dropped") in gates(result)
+
+
+def test_G3_draft_citing_an_invented_url_is_rejected_without_effect() -> None:
+    draft = ExplanationDraft(claim_id="c1", text="See the source.", cited_urls=["https://invented.example/x"])
+    result = score(ledger(SUPPORTED, drafts=[draft]))
+    assert claim_of(result)["label"] == "supported"
+    assert ("G3", "rejected_draft") in gates(result)
+
+
+# --- G4 ------------------------------------------------------------------------------------------------
+
+
+def test_G4_retracted_origin_takes_the_claim_to_unverifiable() -> None:
+    result = score(ledger([item("a"), item("b", flags=ValidityFlags(retracted=True))]))
+    assert claim_of(result)["label"] == "unverifiable"
+    assert any(r["message"] == "evidence retracted" for r in claim_of(result)["reasons"])
+
+
+def test_G4_retraction_that_does_not_change_the_label_is_recomputed_only() -> None:
+    result = score(ledger([*SUPPORTED, item("c", flags=ValidityFlags(retracted=True))]))
+    assert claim_of(result)["label"] == "supported"
+    assert ("G4", "recomputed") in gates(result)
+
+
+# --- G5 / G6 -------------------------------------------------------------------------------------------
+
+
+def test_G5_open_expression_of_concern_caps_band_and_schedules_rechecks() -> None:
+    concern = item(
+        "a",
+        score="1.0",
+        directness=Directness.PRIMARY_DOCUMENT,
+        confidence="1.00",
+        flags=ValidityFlags(expression_of_concern_open=True),
+    )  # weight 0.50: still counted
+    led = ledger([concern, item("b"), item("c")])
+    result = score(led)
+    c = claim_of(result)
+    assert c["band"] in ("medium", "low")
+    assert "G5" in c["recheck"]["triggers"]
+
+
+def test_G5_correction_older_than_24_hours_does_not_hold() -> None:
+    old = item("a", flags=ValidityFlags(corrected=True, corrected_at=AS_OF - timedelta(hours=24)))
+    assert ("G5", "band_cap") not in gates(score(ledger([old, item("b")])))
+    recent = item(
+        "a", flags=ValidityFlags(corrected=True, corrected_at=AS_OF - timedelta(hours=23, minutes=59))
+    )
+    assert ("G5", "band_cap") in gates(score(ledger([recent, item("b")])))
+
+
+def ongoing_claim():
+    return claim(temporal_scope=TemporalScope.ONGOING, event_started_at=AS_OF - timedelta(hours=2))
+
+
+def test_G6_first_version_of_an_ongoing_story_is_unverifiable() -> None:
+    result = score(ledger(SUPPORTED, claims=[ongoing_claim()]))
+    assert claim_of(result)["label"] == "unverifiable"
+    assert claim_of(result)["scored_label"] == "supported"
+    assert any(r["message"].startswith("developing, as of ") for r in claim_of(result)["reasons"])
+
+
+def test_G6_publishes_after_two_agreeing_runs_capped_at_medium() -> None:
+    started = AS_OF - timedelta(minutes=60)
+    history = CheckHistory(
+        started_at=started,
+        prior_runs=[PriorRun(as_of=started + timedelta(minutes=15), scored_labels={"c1": "supported"})],
+    )
+    result = score(ledger(SUPPORTED, claims=[ongoing_claim()], history=history))
+    assert claim_of(result)["label"] == "supported"
+    assert claim_of(result)["band"] in ("medium", "low")
+
+
+def test_G6_disagreeing_previous_run_keeps_holding() -> None:
+    started = AS_OF - timedelta(minutes=60)
+    history = CheckHistory(
+        started_at=started,
+        prior_runs=[PriorRun(as_of=started + timedelta(minutes=15), scored_labels={"c1": "unverifiable"})],
+    )
+    assert (
+        claim_of(score(ledger(SUPPORTED, claims=[ongoing_claim()], history=history)))["label"]
+        == "unverifiable"
+    )
+
+
+# --- G7 ------------------------------------------------------------------------------------------------
+
+
+def test_G7_overall_that_is_not_the_most_adverse_claim_is_blocked() -> None:
+    policy = load_policy("icarus@1.1")
+    led = ledger(SUPPORTED)
+    result = score_ledger(led, policy)
+    mutated = {**result, "claims": [{**result["claims"][0], "label": "not_supported"}]}
+    problems = g7_violations(mutated, led, policy)
+    assert problems == ["overall label is not the most adverse decided claim"]
+    blocked = block_publication(mutated, problems)
+    assert blocked["overall"]["label"] == "unverifiable"
+    assert blocked["overall"]["reasons"][0]["message"].startswith("check could not be completed")
+
+
+def test_G7_unknown_label_is_blocked() -> None:
+    policy = load_policy("icarus@1.1")
+    led = ledger(SUPPORTED)
+    result = score_ledger(led, policy)
+    mutated = {**result, "claims": [{**result["claims"][0], "label": "true"}]}
+    assert g7_violations(mutated, led, policy)
+
+
+def test_G7_draft_about_honesty_blocks_the_version() -> None:
+    draft = ExplanationDraft(claim_id="c1", text="The author is lying about the budget.")
+    result = score(ledger(SUPPORTED, drafts=[draft]))
+    assert result["overall"]["label"] == "unverifiable"
+    assert result["blocked"]["gate"] == "G7"
+
+
+# --- H20 (rule 1) --------------------------------------------------------------------------------------
+
+STUDY_TEXT = "In mice, the compound reduced tumour growth by 40 percent over six weeks."
+
+
+def self_evidence_ledger(
+    excerpt: str, start: int, role: EvidenceRole = EvidenceRole.CITED_BY_SUBJECT, access: Access = Access.FULL
+):
+    post = "New compound reduces tumour growth by 40 percent https://journal.example/study"
+    study = item("s", text=STUDY_TEXT, role=role, flags=ValidityFlags(access=access))
+    finding = SelfEvidenceFinding(
+        kind=MisrepresentationKind.DROPPED_QUALIFIER,
+        evidence_id="s",
+        span=Span(start=start, end=start + len(excerpt)),
+        excerpt=excerpt,
+    )
+    c = claim(text="New compound reduces tumour growth by 40 percent", source=post, self_evidence=[finding])
+    subj = subject(post, cited_links=[CitedLink(url=study.url, evidence_id="s")])
+    return ledger([study, item("a"), item("b")], claims=[c], subject=subj)
+
+
+def test_H20_verified_dropped_qualifier_is_misleading_with_a_verbatim_excerpt() -> None:
+    result = score(self_evidence_ledger("In mice", 0))
+    c = claim_of(result)
+    assert c["label"] == "misleading"
+    assert any(r["code"] == "H20@1" and "\u201cIn mice\u201d" in r["message"] for r in c["reasons"])
+
+
+def test_H20_excerpt_not_in_the_snapshot_is_rejected() -> None:
+    result = score(self_evidence_ledger("In rats", 0))
+    assert claim_of(result)["label"] == "supported"
+    assert claim_trace(result)["self_evidence"]["rejected"]
+
+
+def test_H20_material_not_cited_by_the_post_cannot_anchor() -> None:
+    led = self_evidence_ledger("In mice", 0, role=EvidenceRole.RESEARCH)
+    led = led.model_copy(update={"subject": subject(led.subject.fields[0].text)})
+    assert claim_of(score(led))["label"] == "supported"
+
+
+def test_H28_paywalled_snapshot_cannot_anchor_H20() -> None:
+    assert claim_of(score(self_evidence_ledger("In mice", 0, access=Access.PAYWALL)))["label"] == "supported"
+
+
+def test_H16_citing_a_retracted_paper_without_saying_so_is_misleading() -> None:
+    post = "A landmark study proves the compound works https://journal.example/study"
+    study = item("s", role=EvidenceRole.CITED_BY_SUBJECT, flags=ValidityFlags(retracted=True))
+    c = claim(text="A landmark study proves the compound works", source=post)
+    result = score(ledger([study, item("a"), item("b")], claims=[c], subject=subject(post)))
+    assert claim_of(result)["label"] == "misleading"
+    assert "H16" in codes(result)
+
+
+def test_overall_is_the_most_adverse_decided_claim() -> None:
+    text = "Claim one is here. Claim two is here."
+    one = claim("one", "Claim one is here.", text)
+    two = claim("two", "Claim two is here.", text)
+    evidence = [
+        item("a", claim_id="one"),
+        item("b", claim_id="one"),
+        item("c", claim_id="two", stance="refute"),
+        item("d", claim_id="two", stance="refute"),
+    ]
+    result = score(ledger(evidence, claims=[one, two], subject=subject(text)))
+    assert claim_of(result, "one")["label"] == "supported"
+    assert claim_of(result, "two")["label"] == "not_supported"
+    assert result["overall"]["label"] == "not_supported"
+
+
+def test_unverifiable_claim_never_overwrites_a_decided_one() -> None:
+    text = "Claim one is here. Claim two is here."
+    evidence = [item("a", claim_id="one"), item("b", claim_id="one")]
+    result = score(
+        ledger(
+            evidence,
+            claims=[claim("one", "Claim one is here.", text), claim("two", "Claim two is here.", text)],
+            subject=subject(text),
+        )
+    )
+    assert result["overall"]["label"] == "supported"

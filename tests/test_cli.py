@@ -1,0 +1,100 @@
+"""The public command line: score, policy show, schema ledger, and their errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from icarus.cli import app
+from tests.builders import item, ledger
+
+runner = CliRunner()
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "ledger.json"
+    path.write_text(text)
+    return path
+
+
+def test_score_json_has_the_published_shape(tmp_path: Path) -> None:
+    path = write(tmp_path, ledger([item("a"), item("b")]).model_dump_json())
+    result = runner.invoke(app, ["score", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["overall"]["label"] == "supported"
+    assert data["overall"]["band"] in ("high", "medium", "low")
+    claim = data["claims"][0]
+    assert {"id", "label", "band", "reasons"} <= claim.keys()
+    assert data["policy"] == "icarus@1.1"
+    assert data["trace_hash"].startswith("sha256:") and data["config_hash"].startswith("sha256:")
+    assert data["trace"]["claims"][0]["passes"][0]["items"][0]["weight"] == "0.6885"
+
+
+def test_score_policy_option_and_markdown(tmp_path: Path) -> None:
+    result = runner.invoke(
+        app, ["score", str(FIXTURES / "percentage-points.json"), "--policy", "icarus@1.0", "--md"]
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("# \u2705 Supported")
+    newer = runner.invoke(app, ["score", str(FIXTURES / "percentage-points.json"), "--md"])
+    assert newer.stdout.startswith("# \u26a0\ufe0f Misleading")
+
+
+def test_score_console_view(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["score", str(FIXTURES / "wire-pickups.json")])
+    assert result.exit_code == 0
+    assert "Unverifiable" in result.stdout
+
+
+def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:
+    cases = {
+        "not json": "{",
+        "wrong shape": json.dumps({"ledger_id": "x"}),
+        "naive time": ledger([]).model_dump_json().replace("Z", ""),
+    }
+    for name, text in cases.items():
+        result = runner.invoke(app, ["score", str(write(tmp_path, text))])
+        assert result.exit_code == 2, name
+        assert "error:" in result.output and "Traceback" not in result.output, name
+    missing = runner.invoke(app, ["score", str(tmp_path / "absent.json")])
+    assert missing.exit_code == 2 and "cannot read ledger" in missing.output
+    unknown = runner.invoke(app, ["score", str(FIXTURES / "wire-pickups.json"), "--policy", "nope@1"])
+    assert unknown.exit_code == 2 and "unknown policy" in unknown.output
+
+
+def test_unknown_judged_claim_is_rejected(tmp_path: Path) -> None:
+    text = (
+        ledger([item("a", claim_id="c1")])
+        .model_dump_json()
+        .replace('"claim_id":"c1","stance"', '"claim_id":"ghost","stance"')
+    )
+    result = runner.invoke(app, ["score", str(write(tmp_path, text))])
+    assert result.exit_code == 2 and "unknown claim 'ghost'" in result.output
+
+
+def test_policy_show_renders_markdown() -> None:
+    result = runner.invoke(app, ["policy", "show", "icarus@1.0"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("# How Icarus scores a claim \u2014 icarus@1.0")
+    assert runner.invoke(app, ["policy", "show", "icarus@2"]).exit_code == 2
+
+
+def test_schema_ledger_is_json_schema_that_validates_fixtures() -> None:
+    result = runner.invoke(app, ["schema", "ledger"])
+    schema = json.loads(result.stdout)
+    assert schema["$schema"].endswith("2020-12/schema")
+    assert {"subject", "claims", "evidence", "as_of"} <= schema["properties"].keys()
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema)
+    for path in sorted(FIXTURES.glob("*.json")):
+        if path.name == "expected.json":
+            continue
+        validator.validate(json.loads(path.read_text()))
+    broken = json.loads((FIXTURES / "wire-pickups.json").read_text())
+    broken["evidence"][0]["reputation"]["score"] = 1.5
+    assert list(validator.iter_errors(broken))
