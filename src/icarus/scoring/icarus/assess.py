@@ -7,6 +7,7 @@ on the claim (H12/H13 subject figures, H20) live in ``engine`` and ``selfevidenc
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -49,7 +50,7 @@ RETRACTION_UPDATES = frozenset(
 )
 CORRECTION_UPDATES = frozenset({UpdateType.CORRECTION, UpdateType.ERRATUM, UpdateType.CORRIGENDUM})
 LIMITED_ACCESS = frozenset({Access.PAYWALL, Access.ABSTRACT_ONLY, Access.SNIPPET_ONLY})
-SHA256_HEX_LENGTH = 64
+SHA256_HEX = re.compile(r"[0-9a-fA-F]{64}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,12 +137,12 @@ def assess_item(
 ) -> ItemAssessment:
     """Apply the per-item rules to one (item, claim) pair. Pure; ``apply_retraction`` exists for G4."""
     b = _Builder()
-    text = item.text
+    signals = markers.text_signals(item.text, item.title or "", item.excerpt.text if item.excerpt else "")
 
     reputation = _reputation(item, judgment, claim, policy, b)
     directness = _directness(item, judgment, graph, policy, b)
     validity_factors_start = len(b.factors)
-    retracted = _validity(item, claim, policy, as_of, b, apply_retraction=apply_retraction)
+    retracted = _validity(item, signals, policy, b, apply_retraction=apply_retraction)
     validity = ONE
     for factor in b.factors[validity_factors_start:]:
         if factor.term == "V":
@@ -154,10 +155,7 @@ def assess_item(
         b.caveats.append("reputation estimated, not on file")
 
     _zero_weight_classes(item, judgment, graph, b)
-    injected = bool(markers.INSTRUCTION_INJECTION.search(text)) or bool(
-        item.excerpt and markers.INSTRUCTION_INJECTION.search(item.excerpt.text)
-    )
-    if injected:
+    if signals.instruction_injection:
         b.exclude("H30", "text addressed to an AI model; held at weight 0 pending review")
         b.caveats.append("instruction-like text removed before any model call")
     if item.flags.superseded:
@@ -165,16 +163,14 @@ def assess_item(
     inaccessible = item.flags.access is Access.INACCESSIBLE
     if inaccessible:
         b.exclude("H28", "inaccessible")
-    _soft_404(item, policy, b)
+    _soft_404(item, signals, policy, b)
 
     stance, confidence = _stance(item, judgment, claim, policy, b)
     first_seen, uncertain = _chronology(item, claim, policy, b)
     election_eligible = not ("H9" in b.flags and policy.live("H9.exclusion"))
     anchored, anchor_problem = anchoring(item)
     open_correction = (
-        item.flags.expression_of_concern_open
-        or item.flags.correction_pending
-        or bool(markers.CORRECTION_PENDING.search(text))
+        item.flags.expression_of_concern_open or item.flags.correction_pending or signals.correction_pending
     )
     return ItemAssessment(
         evidence_id=item.evidence_id,
@@ -194,8 +190,8 @@ def assess_item(
         estimated=estimated,
         retracted=retracted,
         open_correction=open_correction,
-        corrected_at=_corrected_at(item),
-        live_coverage=item.flags.live_coverage or bool(markers.LIVE_MARKER.search(item.title or "")),
+        corrected_at=_corrected_at(item, signals),
+        live_coverage=item.flags.live_coverage or signals.live_title,
         anchored=anchored,
         anchor_problem=anchor_problem,
         is_primary=item.source_class is SourceClass.PRIMARY_OFFICIAL
@@ -233,7 +229,7 @@ def anchoring(item: EvidenceItem) -> tuple[bool, str]:
     if not item.evidence_id.strip():
         return False, "no server-assigned id"
     digest = (item.content_sha256 or "").removeprefix("sha256:")
-    if len(digest) != SHA256_HEX_LENGTH or any(ch not in "0123456789abcdef" for ch in digest.lower()):
+    if SHA256_HEX.fullmatch(digest) is None:
         return False, "no SHA-256 snapshot hash"
     if item.excerpt is None:
         return False, "no excerpt"
@@ -318,16 +314,14 @@ def _directness(
 
 def _validity(
     item: EvidenceItem,
-    claim: Claim,
+    signals: markers.TextSignals,
     policy: PolicyConfig,
-    as_of: datetime,
     b: _Builder,
     *,
     apply_retraction: bool,
 ) -> bool:
     """Multiply in every validity factor; return whether the item is retracted."""
     v = policy.validity
-    text = item.text
     updates = _scholarly_updates(item, policy, b)
     retracted = item.flags.retracted or bool(updates & RETRACTION_UPDATES)
     if retracted:
@@ -337,14 +331,13 @@ def _validity(
     if item.flags.expression_of_concern_open or UpdateType.EXPRESSION_OF_CONCERN in updates:
         b.multiply("H16", "V", v.expression_of_concern, "expression of concern")
     corrected = item.flags.corrected or bool(updates & CORRECTION_UPDATES)
-    title = item.title or ""
-    if corrected or markers.CORRECTION_MARKER.search(text) or markers.CORRECTION_MARKER.search(title):
+    if corrected or signals.correction_marker:
         b.multiply("H25", "V", v.corrected, "corrected")
-    if _is_preprint(item, policy):
+    if _is_preprint(item, signals, policy):
         b.multiply("H17", "V", v.preprint, "preprint, not peer reviewed")
-    if item.flags.anonymous_sourcing or markers.ANONYMOUS_SOURCING.search(text):
+    if item.flags.anonymous_sourcing or signals.anonymous_sourcing:
         b.multiply("H11", "V", v.anonymous_sourcing, "anonymous sourcing")
-    if item.flags.conflict_of_interest or markers.CONFLICT_OF_INTEREST.search(text):
+    if item.flags.conflict_of_interest or signals.conflict_of_interest:
         b.multiply("H18", "V", v.conflict_of_interest, "disclosed conflict of interest")
     _statistical_flags(item, policy, b)
     c2pa = _c2pa_state(item, policy)
@@ -386,12 +379,12 @@ def _c2pa_state(item: EvidenceItem, policy: PolicyConfig) -> C2paState:
     return state
 
 
-def _is_preprint(item: EvidenceItem, policy: PolicyConfig) -> bool:
+def _is_preprint(item: EvidenceItem, signals: markers.TextSignals, policy: PolicyConfig) -> bool:
     if item.flags.preprint or item.source_class is SourceClass.PREPRINT_SERVER:
         return True
     if item.domain.lower().removeprefix("www.") in markers.PREPRINT_HOSTS:
         return True
-    if markers.PREPRINT_WORDING.search(item.text):
+    if signals.preprint_wording:
         return True
     if policy.live("H17.metadata") and item.source_class is SourceClass.SCHOLARLY:
         return not (item.doi or item.issn or item.container_title)
@@ -427,14 +420,14 @@ def _zero_weight_classes(
         b.exclude("H7", "derives from the material under review")
 
 
-def _soft_404(item: EvidenceItem, policy: PolicyConfig, b: _Builder) -> None:
+def _soft_404(item: EvidenceItem, signals: markers.TextSignals, policy: PolicyConfig, b: _Builder) -> None:
     if item.snapshot is not None and item.snapshot.archived:
         b.flag("H24")
         b.caveats.append("archived copy used: the live page could not be snapshotted")
     if not policy.live("H24.drift"):
         return
     lookup = item.lookup(LookupName.ARCHIVE)
-    soft_404 = bool(markers.NOT_FOUND_TITLE.search(item.title or "")) or (
+    soft_404 = signals.not_found_title or (
         lookup is not None and lookup.status is LookupStatus.OK and bool(lookup.soft_404)
     )
     if soft_404 and not (item.snapshot and item.snapshot.archived):
@@ -511,9 +504,9 @@ def _date_event_mismatch(item: EvidenceItem, claim: Claim, policy: PolicyConfig)
     return False
 
 
-def _corrected_at(item: EvidenceItem) -> datetime | None:
+def _corrected_at(item: EvidenceItem, signals: markers.TextSignals) -> datetime | None:
     if item.flags.corrected_at is not None:
         return item.flags.corrected_at
-    if markers.CORRECTION_MARKER.search(item.title or "") or markers.CORRECTION_MARKER.search(item.text):
+    if signals.correction_marker:
         return item.updated_at or item.published_at
     return None

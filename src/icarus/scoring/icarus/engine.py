@@ -7,6 +7,7 @@ trace of every factor with its own hash.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -87,10 +88,17 @@ class ClaimOutcome:
     review_requests: list[dict[str, str]] = field(default_factory=list)
 
 
-def score_ledger(ledger: Ledger, policy: PolicyConfig | None = None) -> dict[str, Any]:
-    """Score every claim and assemble the published result (a JSON-ready dict with its trace)."""
+def score_ledger(
+    ledger: Ledger, policy: PolicyConfig | None = None, graph: ProvenanceGraph | None = None
+) -> dict[str, Any]:
+    """Score every claim and assemble the published result (a JSON-ready dict with its trace).
+
+    ``graph`` lets a caller that already built this ledger's provenance graph (with this policy's
+    provenance settings) skip rebuilding it; the result is the same either way.
+    """
     policy = policy or load_policy()
-    graph = build_graph(ledger.evidence, _artifact_urls(ledger), policy.provenance)
+    if graph is None:
+        graph = provenance_graph(ledger, policy)
     items = {item.evidence_id: item for item in ledger.evidence}
     outcomes: list[ClaimOutcome] = []
     not_assessed: list[dict[str, str]] = []
@@ -102,6 +110,10 @@ def score_ledger(ledger: Ledger, policy: PolicyConfig | None = None) -> dict[str
             continue
         outcomes.append(_score_claim(claim, ledger, items, graph, policy))
     return _assemble(ledger, policy, graph, outcomes, not_assessed)
+
+
+def provenance_graph(ledger: Ledger, policy: PolicyConfig) -> ProvenanceGraph:
+    return build_graph(ledger.evidence, _artifact_urls(ledger), policy.provenance)
 
 
 def _artifact_urls(ledger: Ledger) -> list[str]:
@@ -294,12 +306,16 @@ def _order_of_magnitude(
     non-primary side is excluded, and if neither or both sides are primary, neither counts."""
     threshold = policy.statistics.order_of_magnitude
     factor = policy.validity.statistical_flag
-    cluster_ids = sorted(by_cluster)
+    with_figures = {
+        cluster_id: [m for m in members if items[m.evidence_id].figures]
+        for cluster_id, members in by_cluster.items()
+    }
+    cluster_ids = sorted(c for c, members in with_figures.items() if members)
     conflicted: dict[str, set[str]] = {}
     for i, first in enumerate(cluster_ids):
         for second in cluster_ids[i + 1 :]:
-            for a in by_cluster[first]:
-                for b in by_cluster[second]:
+            for a in with_figures[first]:
+                for b in with_figures[second]:
                     fig_a, fig_b = items[a.evidence_id].figures, items[b.evidence_id].figures
                     if any(magnitude_conflict(x, y, threshold) for x in fig_a for y in fig_b):
                         conflicted.setdefault(a.evidence_id, set()).add(b.evidence_id)
@@ -445,8 +461,15 @@ def _utc_text(moment: datetime) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
+_QUANTA = {places: Decimal(1).scaleb(-places) for places in (2, 4, 6)}
+
+
 def _dec(value: Decimal, places: int = 6) -> str:
-    return format_decimal(value.quantize(Decimal(1).scaleb(-places)))
+    """Fixed-point text rounded half-even to ``places`` decimals (trailing zeros dropped)."""
+    exponent = value.as_tuple().exponent
+    if isinstance(exponent, int) and exponent >= -places:
+        return format_decimal(value)
+    return format_decimal(value.quantize(_QUANTA[places]))
 
 
 def _reasons(outcome: ClaimOutcome) -> list[dict[str, str]]:
@@ -615,7 +638,7 @@ def _assemble(
         "config_hash": policy.config_hash,
         "code_hash": core_code_hash(),
         "ledger_id": ledger.ledger_id,
-        "ledger_hash": "sha256:" + sha256_hex(canonical_json(ledger.model_dump(mode="json"))),
+        "ledger_hash": "sha256:" + hashlib.sha256(ledger.model_dump_json().encode()).hexdigest(),
         "as_of": _utc_text(ledger.as_of),
         "overall": {
             "label": overall_label.value,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
 # H11: anonymous sourcing.
 ANONYMOUS_SOURCING = re.compile(
@@ -125,3 +127,52 @@ HONESTY_OR_INTENT = re.compile(
 AI_DETECTOR = re.compile(
     r"\b(?:AI[- ]text detector|AI[- ]generated according to|GPTZero|ZeroGPT|Originality\.ai)\b", re.IGNORECASE
 )
+
+
+# --- detection, once per text ---------------------------------------------------------------------------
+# Each pattern runs only when one of its cheap trigger words occurs in the lower-cased text: regex scans of
+# long pages dominate scoring time otherwise.
+_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "anonymous": ("source", "familiar", "anonym", "authori", "declined to be named"),
+    "preprint": ("peer", "preprint"),
+    "conflict": ("funded", "sponsored", "paid for", "commissioned", "interest", "consultant"),
+    "correction": ("correct", "clarification", "editor", "refile"),
+    "correction_pending": ("correction",),
+    "injection": ("ignore", "disregard", "you are", "prompt", "as an ai", "respond", "answer", "reply", "<"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TextSignals:
+    """What the rules' text markers found in one item's text and title."""
+
+    anonymous_sourcing: bool
+    preprint_wording: bool
+    conflict_of_interest: bool
+    correction_marker: bool
+    correction_pending: bool
+    instruction_injection: bool
+    live_title: bool
+    not_found_title: bool
+
+
+def _found(pattern: re.Pattern[str], key: str, text: str, lowered: str) -> bool:
+    return any(trigger in lowered for trigger in _TRIGGERS[key]) and pattern.search(text) is not None
+
+
+@lru_cache(maxsize=8192)
+def text_signals(text: str, title: str, excerpt: str) -> TextSignals:
+    lowered = text.lower()
+    lowered_excerpt = excerpt.lower()
+    return TextSignals(
+        anonymous_sourcing=_found(ANONYMOUS_SOURCING, "anonymous", text, lowered),
+        preprint_wording=_found(PREPRINT_WORDING, "preprint", text, lowered),
+        conflict_of_interest=_found(CONFLICT_OF_INTEREST, "conflict", text, lowered),
+        correction_marker=_found(CORRECTION_MARKER, "correction", text, lowered)
+        or CORRECTION_MARKER.search(title) is not None,
+        correction_pending=_found(CORRECTION_PENDING, "correction_pending", text, lowered),
+        instruction_injection=_found(INSTRUCTION_INJECTION, "injection", text, lowered)
+        or _found(INSTRUCTION_INJECTION, "injection", excerpt, lowered_excerpt),
+        live_title=LIVE_MARKER.search(title) is not None,
+        not_found_title=NOT_FOUND_TITLE.search(title) is not None,
+    )
