@@ -16,8 +16,7 @@ setup: $(STAMP)
 
 # The main job on the embedded default: score the shipped example ledgers under the current policy.
 run: $(STAMP)
-	$(BIN)/icarus score examples/wire-pickups.json --md
-	$(BIN)/icarus score examples/two-independent-wires.json --md
+	@for ledger in examples/*.json; do echo "== $$ledger"; $(BIN)/icarus score $$ledger; done
 
 test: $(STAMP)
 	$(BIN)/pytest
