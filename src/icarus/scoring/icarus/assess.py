@@ -164,6 +164,11 @@ def assess_item(
     if inaccessible:
         b.exclude("H28", "inaccessible")
     _soft_404(item, signals, policy, b)
+    for result in item.lookups:
+        if result.status is not LookupStatus.OK:
+            b.caveats.append(
+                f"{result.name.value.replace('_', ' ')} look-up {result.status.value.replace('_', ' ')}"
+            )
 
     stance, confidence = _stance(item, judgment, claim, policy, b)
     first_seen, uncertain = _chronology(item, claim, policy, b)
@@ -357,8 +362,6 @@ def _scholarly_updates(item: EvidenceItem, policy: PolicyConfig, b: _Builder) ->
             )
         else:
             b.caveats.append("scholarly update look-up not wired under this policy")
-    elif lookup is not None and lookup.status is not LookupStatus.OK:
-        b.caveats.append(f"scholarly update look-up {lookup.status.value.replace('_', ' ')}")
     if lookup is not None:
         found.update(
             u.update_type for u in lookup.updates if u.source not in ("crossref", "retraction_watch")

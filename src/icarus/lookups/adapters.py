@@ -1,0 +1,87 @@
+"""Look-up adapter protocol, the offline default, and ledger enrichment."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from icarus.ledger import EvidenceItem, Ledger, LookupName, LookupResult, LookupStatus
+from icarus.scoring.icarus.config import PolicyConfig
+
+# Which policy rule part wires each look-up: under a version where that part is inert, enrichment skips it.
+LOOKUP_FEATURES: Mapping[LookupName, str] = {
+    LookupName.RDAP: "H10.registration",
+    LookupName.SCHOLARLY_UPDATES: "H16.lookup",
+    LookupName.C2PA: "H22.lookup",
+    LookupName.ARCHIVE: "H24.drift",
+}
+
+
+class LookupAdapter(Protocol):
+    """Answers one kind of look-up for one evidence item. Must not raise: failures are results."""
+
+    name: LookupName
+    provider: str
+
+    def lookup(self, item: EvidenceItem) -> LookupResult: ...
+
+
+@dataclass(frozen=True)
+class OfflineLookup:
+    """The embedded default: no network, so every look-up honestly says it did not run."""
+
+    name: LookupName
+    provider: str = "offline"
+
+    def lookup(self, item: EvidenceItem) -> LookupResult:
+        return LookupResult(
+            name=self.name,
+            status=LookupStatus.NOT_RUN,
+            provider=self.provider,
+            detail="no look-up provider configured",
+        )
+
+
+@dataclass
+class LookupRegistry:
+    """Adapters by look-up name. Unknown names fall back to the offline default."""
+
+    adapters: dict[LookupName, LookupAdapter] = field(default_factory=dict)
+
+    def adapter(self, name: LookupName) -> LookupAdapter:
+        return self.adapters.get(name) or OfflineLookup(name)
+
+
+def offline_registry() -> LookupRegistry:
+    return LookupRegistry()
+
+
+def enrich(ledger: Ledger, registry: LookupRegistry, policy: PolicyConfig) -> Ledger:
+    """Return a new ledger whose items carry the answers of every look-up the policy wires.
+
+    An item that already holds a result for a look-up keeps it (results are recorded once, then replayed).
+    An adapter that raises is recorded as an error result rather than aborting the check.
+    """
+    wired = [name for name, feature in LOOKUP_FEATURES.items() if policy.live(feature)]
+    items: list[EvidenceItem] = []
+    for item in ledger.evidence:
+        results = list(item.lookups)
+        present = {result.name for result in results}
+        for name in wired:
+            if name in present:
+                continue
+            adapter = registry.adapter(name)
+            try:
+                results.append(adapter.lookup(item))
+            except Exception as exc:  # an adapter failure must never lose the check
+                results.append(
+                    LookupResult(
+                        name=name,
+                        status=LookupStatus.ERROR,
+                        provider=adapter.provider,
+                        detail=f"{type(exc).__name__}: {exc}"[:300],
+                    )
+                )
+        items.append(item.model_copy(update={"lookups": results}))
+    return ledger.model_copy(update={"evidence": items})
