@@ -81,6 +81,11 @@ _RENDITION_VALUES: Mapping[str, frozenset[str]] = {
     "amp": frozenset({"", "1", "true", "yes", "y"}),
 }
 
+# One site under two names.
+_HOST_ALIASES: Mapping[str, str] = {"twitter.com": "x.com"}
+# Share-tracking keys that are only tracking on these hosts (``s`` is a search query elsewhere).
+_HOST_TRACKING_KEYS: Mapping[str, frozenset[str]] = {"x.com": frozenset({"s", "t"})}
+
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _RENDITION_SEGMENTS = frozenset({"amp", "print"})
 
@@ -100,17 +105,22 @@ def registered_domain(host: str) -> str:
 
 def _strip_rendition_host(host: str) -> str:
     result = _extractor()(host)
-    if not result.top_domain_under_public_suffix or not result.subdomain:
-        return host
-    labels = result.subdomain.split(".")
+    if not result.top_domain_under_public_suffix:
+        # Not under a known public suffix (an intranet or test host): keep at least two labels.
+        labels = host.split(".")
+        while len(labels) > 2 and _RENDITION_HOST_LABELS.match(labels[0]):
+            labels.pop(0)
+        return ".".join(labels)
+    labels = result.subdomain.split(".") if result.subdomain else []
     while labels and _RENDITION_HOST_LABELS.match(labels[0]):
         labels.pop(0)
-    return ".".join([*labels, result.top_domain_under_public_suffix])
+    registered = result.top_domain_under_public_suffix
+    return ".".join([*labels, _HOST_ALIASES.get(registered, registered)])
 
 
-def _drop_query_pair(key: str, value: str) -> bool:
+def _drop_query_pair(host: str, key: str, value: str) -> bool:
     lowered = key.lower()
-    if lowered.startswith(_TRACKING_PREFIXES):
+    if lowered.startswith(_TRACKING_PREFIXES) or lowered in _HOST_TRACKING_KEYS.get(host, ()):
         return True
     if lowered not in _TRACKING_KEYS:
         return False
@@ -148,13 +158,13 @@ def canonical_url(url: str) -> str:
     if scheme not in _DEFAULT_PORTS or not parts.hostname:
         return stripped
     host = _strip_rendition_host(parts.hostname.lower().rstrip("."))
-    if port is not None and port not in _DEFAULT_PORTS.values():
-        host = f"{host}:{port}"
     pairs = [
         (key, value)
         for key, value in parse_qsl(parts.query, keep_blank_values=True)
-        if not _drop_query_pair(key, value)
+        if not _drop_query_pair(host, key, value)
     ]
+    if port is not None and port not in _DEFAULT_PORTS.values():
+        host = f"{host}:{port}"
     query = urlencode(sorted(pairs))
     path = _canonical_path(parts.path)
     return f"https://{host}{path}" + (f"?{query}" if query else "")

@@ -166,6 +166,20 @@ class _Resolver:
             return ()
         return self.by_publisher.get(key, (f"source:{key}",))
 
+    def known(self, name: str) -> bool:
+        key = normalise_name(name)
+        return key in self.by_publisher or key in {"ap", "reuters", "afp"}
+
+    def split_names(self, name: str) -> list[str]:
+        """ "Reuters and The Associated Press" names two sources; "Health and Human Services" names one.
+
+        A name is split at "and" only when the whole is not a known publisher and a part is one.
+        """
+        parts = re.split(r"\s+and\s+", name)
+        if len(parts) == 1 or self.known(name) or not any(self.known(part) for part in parts):
+            return [name]
+        return parts
+
     def url_targets(self, source_id: str, url: str) -> tuple[str, ...]:
         canonical = canonical_url(url)
         targets = [target for target in self.by_url.get(canonical, ()) if target != source_id]
@@ -210,10 +224,11 @@ def _phrase_mentions(item: EvidenceItem, text: str, resolver: _Resolver) -> list
         name = _clean_name(match.group("name"))
         if name is None:
             continue
-        targets = resolver.name_targets(item.evidence_id, name)
-        if targets:
-            detail = " ".join(match.group(0).split()).rstrip(".,;:")
-            mentions.append(Mention(item.evidence_id, targets, EdgeOrigin.ATTRIBUTION, detail))
+        detail = " ".join(match.group(0).split()).rstrip(".,;:")
+        for part in resolver.split_names(name):
+            targets = resolver.name_targets(item.evidence_id, part)
+            if targets:
+                mentions.append(Mention(item.evidence_id, targets, EdgeOrigin.ATTRIBUTION, detail))
     return mentions
 
 

@@ -9,9 +9,9 @@ is not in the ledger, ``artifact:<url>`` for anything under review). A citation 
   items of one group, are circular reporting.
 * Clusters: the condensation (one node per strongly connected component) is a DAG. Each sink (a component
   that cites nothing else) roots a cluster, virtual sinks included. Every other component joins the cluster
-  of the sink it reaches by the fewest edges; ties go to the sink with the lowest node id (a group's node
-  id is its lowest evidence id). An item that cites two independent wires therefore joins one of them and
-  does not merge them.
+  of the sink it reaches by the fewest edges; between equally short paths it follows the next node with the
+  lowest id, where a node is named by the id actually cited in it (an evidence id, or ``source:...``). An
+  item that cites two independent wires therefore joins one of them and does not merge them.
 
 Shortest-path assignment is what the policy asks for; it means that when a sink gains an out-edge (stops
 being a sink), the components upstream of it are re-assigned by distance. Adding an item never adds more
@@ -61,30 +61,41 @@ def _intra_group_cycles(edges: Sequence[CitationEdge], group_of: Mapping[str, in
     return [tuple(sorted(found)) for found in members.values() if len(found) > 1]
 
 
-def _assign_sinks(components: int, dag: Mapping[int, set[int]], labels: Sequence[str]) -> list[int]:
-    """For each component, the sink it reaches by the fewest edges (ties: lowest sink label)."""
+def _assign_sinks(components: int, dag: Mapping[int, Mapping[int, str]]) -> list[int]:
+    """For each component, the sink it reaches by the fewest edges.
+
+    ``dag[c][d]`` is the lowest id that ``c`` cites inside ``d`` (an evidence id or a virtual node id).
+    Among next steps on a shortest path, the one citing the lowest id wins, and the component follows it.
+    Keying ties on the cited id rather than on a group's lowest member keeps the choice stable when a
+    verbatim copy (with any id) joins a group.
+    """
     reverse: dict[int, list[int]] = defaultdict(list)
     for source, targets in dag.items():
         for target in targets:
             reverse[target].append(source)
-    assigned = [-1] * components
-    frontier = sorted((c for c in range(components) if not dag.get(c)), key=lambda c: labels[c])
+    distance = [-1] * components
+    frontier = [c for c in range(components) if not dag.get(c)]
     for component in frontier:
-        assigned[component] = component
-    # Level by level, so that a component is settled at its shortest distance, with the lowest sink label.
+        distance[component] = 0
+    order: list[int] = []
     while frontier:
-        offers: dict[int, int] = {}
+        order.extend(frontier)
+        following: list[int] = []
         for component in frontier:
-            sink = assigned[component]
             for upstream in reverse[component]:
-                if assigned[upstream] != -1:
-                    continue
-                current = offers.get(upstream)
-                if current is None or labels[sink] < labels[current]:
-                    offers[upstream] = sink
-        for upstream, sink in offers.items():
-            assigned[upstream] = sink
-        frontier = sorted(offers, key=lambda c: labels[c])
+                if distance[upstream] == -1:
+                    distance[upstream] = distance[component] + 1
+                    following.append(upstream)
+        frontier = following
+    assigned = list(range(components))
+    for component in order:
+        if distance[component] == 0:
+            continue
+        steps = dag[component]
+        best = min(
+            (cited, target) for target, cited in steps.items() if distance[target] == distance[component] - 1
+        )
+        assigned[component] = assigned[best[1]]
     return assigned
 
 
@@ -122,19 +133,18 @@ def build_graph(
     groups = similarity.copy_groups
     virtual = sorted({edge.target for edge in citation_edges if edge.target not in group_of})
     node_of_virtual = {name: len(groups) + i for i, name in enumerate(virtual)}
-    labels = [members[0] for members in groups] + virtual
-    node_count = len(labels)
+    node_count = len(groups) + len(virtual)
 
     def node(target: str) -> int:
         return group_of[target] if target in group_of else node_of_virtual[target]
 
-    node_edges = sorted(
-        {
-            (group_of[edge.source], node(edge.target))
-            for edge in citation_edges
-            if group_of[edge.source] != node(edge.target)
-        }
-    )
+    # Between two nodes, remember the lowest id cited: it breaks ties between equally short paths.
+    cited_between: dict[tuple[int, int], str] = {}
+    for edge in citation_edges:
+        pair = (group_of[edge.source], node(edge.target))
+        if pair[0] != pair[1] and (pair not in cited_between or edge.target < cited_between[pair]):
+            cited_between[pair] = edge.target
+    node_edges = sorted(cited_between)
 
     # H7: everything upstream of an artifact.
     upstream: dict[int, list[int]] = defaultdict(list)
@@ -156,13 +166,13 @@ def build_graph(
     nodes_of: dict[int, list[int]] = defaultdict(list)
     for number, component in enumerate(membership):
         nodes_of[component].append(number)
-    component_label = {component: min(labels[n] for n in nodes) for component, nodes in nodes_of.items()}
     components = max(membership, default=-1) + 1
-    dag: dict[int, set[int]] = defaultdict(set)
-    for source, target in node_edges:
-        if membership[source] != membership[target]:
-            dag[membership[source]].add(membership[target])
-    sink_of = _assign_sinks(components, dag, [component_label[c] for c in range(components)])
+    dag: dict[int, dict[int, str]] = defaultdict(dict)
+    for (source, target), lowest in cited_between.items():
+        step = (membership[source], membership[target])
+        if step[0] != step[1] and (step[1] not in dag[step[0]] or lowest < dag[step[0]][step[1]]):
+            dag[step[0]][step[1]] = lowest
+    sink_of = _assign_sinks(components, dag)
 
     cycles: set[tuple[str, ...]] = set()
     for nodes in nodes_of.values():

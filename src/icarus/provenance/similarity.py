@@ -8,7 +8,7 @@ Steps, each deterministic:
 2. Verbatim word shingles (``shingle_words`` words) hashed into MinHash signatures
    (``minhash_permutations``, seeded by ``minhash_seed``).
 3. Candidate pairs from locality-sensitive hashing: signatures are cut into the bands that
-   ``datasketch.MinHashLSH`` chooses for the threshold, and documents that share a band become candidates.
+   ``datasketch.MinHashLSH`` chooses for the threshold (weighted towards recall), and documents that share a band become candidates.
    Identical signatures are collapsed first, so a story copied a thousand times costs one comparison.
    A candidate becomes an edge (kind ``shingles``) only when its estimated Jaccard reaches
    ``similarity_threshold``. Items with fewer than ten shingles get no shingle edges.
@@ -160,9 +160,14 @@ class _EdgeSink:
             self.add(left, right, score, kind)
 
 
+# A missed copy inflates the count (the unsafe direction); a false candidate only costs one verification.
+# So candidate generation weighs false negatives nine times as heavily as false positives.
+_LSH_WEIGHTS = (0.1, 0.9)
+
+
 def lsh_bands(threshold: Decimal, permutations: int) -> tuple[int, int]:
-    """(bands, rows) that datasketch's MinHashLSH picks for this threshold and signature length."""
-    lsh = MinHashLSH(threshold=float(threshold), num_perm=permutations)
+    """(bands, rows) that datasketch's MinHashLSH picks for this threshold, signature length and weights."""
+    lsh = MinHashLSH(threshold=float(threshold), num_perm=permutations, weights=_LSH_WEIGHTS)
     return int(lsh.b), int(lsh.r)
 
 
