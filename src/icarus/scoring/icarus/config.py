@@ -179,6 +179,7 @@ class PolicyConfig(BaseModel):
 
     @property
     def config_hash(self) -> str:
+        """SHA-256 of the canonical JSON of the resolved config."""
         return "sha256:" + sha256_hex(canonical_json(self.canonical()))
 
 

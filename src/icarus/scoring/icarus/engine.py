@@ -656,7 +656,7 @@ def _assemble(
     trace = {
         "trace_version": TRACE_VERSION,
         "policy": policy.ref,
-        "config_hash": policy.config_hash,
+        "config_hash": result["config_hash"],
         "code_hash": result["code_hash"],
         "ledger_hash": result["ledger_hash"],
         "as_of": result["as_of"],
