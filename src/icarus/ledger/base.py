@@ -27,10 +27,20 @@ class LedgerModel(BaseModel):
 
 
 class Span(LedgerModel):
-    """A half-open character range ``[start, end)`` into a named text."""
+    """A half-open character range ``[start, end)`` into a named text.
 
-    start: int = Field(ge=0, description="First character offset (0-based, Python string indexing).")
-    end: int = Field(ge=0, description="One past the last character offset.")
+    Offsets count Python ``str`` characters (Unicode code points, not bytes or UTF-16 units), so the range
+    covers exactly ``text[start:end]``. The owning record says which text: a claim's span indexes its
+    source field, an excerpt's span indexes the evidence item's ``text``, an OCR token's span indexes the
+    subject's ``image_text`` field. Validation: ``end >= start``.
+    """
+
+    start: int = Field(
+        ge=0, description="First character offset (0-based, Python string indexing: code points, not bytes)."
+    )
+    end: int = Field(
+        ge=0, description="One past the last character offset (half-open); must not be less than start."
+    )
 
     @model_validator(mode="after")
     def _ordered(self) -> Span:
@@ -39,4 +49,5 @@ class Span(LedgerModel):
         return self
 
     def slice(self, text: str) -> str:
+        """The characters this span covers in ``text`` (empty if it lies past the end)."""
         return text[self.start : self.end]

@@ -13,7 +13,12 @@ from icarus.ledger.subject import FieldName
 
 
 class Disposition(StrEnum):
-    """Whether a claim is eligible for a factual verdict (G0). Only CHECKABLE is scored."""
+    """Whether a claim is eligible for a factual verdict (G0). Only CHECKABLE is scored.
+
+    Every other value makes the claim ❔ with an ineligible-disposition reason: ``opinion`` (non-literal
+    opinion), ``prediction``, ``satire``, ``joke``, ``personal_advice``, ``private_individual`` (concerns a
+    named private person), ``implied_needs_intent`` (an implied claim that would need a guess at intent).
+    """
 
     CHECKABLE = "checkable"
     OPINION = "opinion"
@@ -26,12 +31,21 @@ class Disposition(StrEnum):
 
 
 class TemporalScope(StrEnum):
+    """When the facts a claim asserts are set.
+
+    - ``historical``: a settled past fact; freshness is 1 (H27).
+    - ``current``: a present state; freshness decays with the age of the newest decisive evidence (H27).
+    - ``ongoing``: a situation still unfolding; freshness decays as for current, and G6 may hold the label.
+    """
+
     HISTORICAL = "historical"
     CURRENT = "current"
     ONGOING = "ongoing"
 
 
 class ClaimType(StrEnum):
+    """What sort of assertion the claim is. ``image_context`` ("this image shows E") enables H23."""
+
     EVENT = "event"
     STATISTIC = "statistic"
     QUOTE = "quote"
@@ -41,13 +55,24 @@ class ClaimType(StrEnum):
 
 
 class NotAssessedReason(StrEnum):
+    """Why a claim that was found is listed as not assessed instead of being scored."""
+
     RELEVANCE = "relevance"
     SCOPE = "scope"
     BUDGET = "budget"
 
 
 class MisrepresentationKind(StrEnum):
-    """Ways a subject can misstate the material it cites (H20, rule 1)."""
+    """Ways a subject can misstate the material it cites (H20, rule 1).
+
+    - ``overstatement``: says more, or more firmly, than the source does.
+    - ``reversal``: states the opposite of the source, or a figure turned around.
+    - ``dropped_qualifier``: leaves out a condition the source attaches ("in mice", "at least once").
+    - ``changed_population``: applies a finding to a different group than the one studied.
+    - ``cherry_picked``: picks one figure that the rest of the source contradicts.
+    - ``incomplete_quote``: quotes the source in part, changing its sense.
+    - ``undisclosed_retraction``: relies on retracted work without saying so (see also H16).
+    """
 
     OVERSTATEMENT = "overstatement"
     REVERSAL = "reversal"
@@ -65,29 +90,59 @@ class SelfEvidenceFinding(LedgerModel):
     verbatim substring of that item's snapshot text at ``span``. Unverified findings do not fire rule 1.
     """
 
-    kind: MisrepresentationKind
-    evidence_id: str
-    span: Span
-    excerpt: str
-    note: str = ""
+    kind: MisrepresentationKind = Field(description="Which kind of misstatement the judge proposes.")
+    evidence_id: str = Field(
+        description=(
+            "The cited evidence item the claim misstates: role cited_by_subject, or linked from "
+            "subject.cited_links. A paywalled or partial item cannot anchor a finding (H28)."
+        )
+    )
+    span: Span = Field(description="Offsets of the excerpt in that evidence item's text.")
+    excerpt: str = Field(
+        description="The cited item's text sliced at span, verbatim: the words readers are shown (H20)."
+    )
+    note: str = Field(
+        default="", description="Optional free-text remark by the judge or reviewer; no rule reads it."
+    )
 
 
 class Claim(LedgerModel):
-    claim_id: str
+    """One atomic claim: a verbatim span of one captured field, plus what scoring needs to know about it.
+
+    Models may propose the span and the search text; the displayed ``text`` is always the exact slice of
+    the source field (G0). A claim with ``not_assessed`` set is listed in the result but not scored.
+    """
+
+    claim_id: str = Field(description="Ledger-unique claim id; judgments, drafts and prior runs refer to it.")
     source_field: FieldName = Field(description="The captured field the claim text is sliced from.")
-    span: Span
+    span: Span = Field(description="Offsets of the claim in the source field's text.")
     text: str = Field(description="Displayed claim: must equal the source field sliced at span (G0).")
     normalized: str | None = Field(default=None, description="Search text proposed by a model; never shown.")
-    disposition: Disposition = Disposition.CHECKABLE
+    disposition: Disposition = Field(
+        default=Disposition.CHECKABLE,
+        description="Eligibility for a factual verdict; anything but checkable makes the claim ❔ (G0).",
+    )
     not_assessed: NotAssessedReason | None = Field(
         default=None, description="Set when the claim was found but not selected for checking."
     )
-    temporal_scope: TemporalScope = TemporalScope.HISTORICAL
-    claim_type: ClaimType = ClaimType.OTHER
+    temporal_scope: TemporalScope = Field(
+        default=TemporalScope.HISTORICAL,
+        description="Settled past, present state or unfolding situation: drives freshness (H27) and G6.",
+    )
+    claim_type: ClaimType = Field(
+        default=ClaimType.OTHER,
+        description="Kind of assertion; image_context turns on the recycled-media rule (H23).",
+    )
     event_date: date | None = Field(default=None, description="Date of the event the claim is about (H9).")
     event_started_at: UtcDatetime | None = Field(
-        default=None, description="For ongoing situations: when the event began (G6)."
+        default=None,
+        description="For ongoing situations: when the event began (G6); H23 dates image copies against it.",
     )
     event_concluded: bool = Field(default=False, description="An official concluding statement exists (G6).")
-    figures: list[Figure] = Field(default_factory=list)
-    self_evidence: list[SelfEvidenceFinding] = Field(default_factory=list)
+    figures: list[Figure] = Field(
+        default_factory=list, description="Numbers the claim states, in recomputable form (H12, H13, H15)."
+    )
+    self_evidence: list[SelfEvidenceFinding] = Field(
+        default_factory=list,
+        description="Proposed misstatements of material the subject cites; verified ones fire rule 1 (H20).",
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from pydantic import Field, ValidationError, model_validator
 
@@ -13,43 +13,77 @@ from icarus.ledger.claims import Claim
 from icarus.ledger.evidence import EvidenceItem
 from icarus.ledger.subject import Subject
 
-LEDGER_SCHEMA_VERSION = "icarus-ledger/1"
+LEDGER_SCHEMA_VERSION: Final = "icarus-ledger/1"
 MAX_LEDGER_BYTES = 64 * 1024 * 1024
 
 
 class ExplanationDraft(LedgerModel):
     """A model-written explanation. G3 rejects it if it cites anything not in the ledger."""
 
-    claim_id: str
-    text: str
-    cited_evidence_ids: list[str] = Field(default_factory=list)
-    cited_urls: list[str] = Field(default_factory=list)
+    claim_id: str = Field(description="The claim the draft explains.")
+    text: str = Field(
+        description="The draft's wording; G7 blocks wording about honesty or intent, or AI-detector scores."
+    )
+    cited_evidence_ids: list[str] = Field(
+        default_factory=list, description="Evidence ids the draft cites; each must be in the ledger (G3)."
+    )
+    cited_urls: list[str] = Field(
+        default_factory=list, description="URLs the draft cites; each must be an evidence item's url (G3)."
+    )
 
 
 PublishedLabel = Literal["supported", "misleading", "not_supported", "unverifiable"]
+"""The four published labels as JSON values: ✅ supported, ⚠️ misleading, ❌ not_supported, ❔ unverifiable."""
 
 
 class PriorRun(LedgerModel):
     """An earlier run of the same check: G6 needs the label each claim scored before gates held it."""
 
-    as_of: UtcDatetime
-    scored_labels: dict[str, PublishedLabel] = Field(default_factory=dict)
+    as_of: UtcDatetime = Field(description="The as-of time of that earlier run (UTC timestamp).")
+    scored_labels: dict[str, PublishedLabel] = Field(
+        default_factory=dict,
+        description="claim_id → the label that run scored before G6 held it (what it published may differ).",
+    )
 
 
 class CheckHistory(LedgerModel):
-    started_at: UtcDatetime | None = Field(default=None, description="When the check's first version ran.")
-    prior_runs: list[PriorRun] = Field(default_factory=list)
+    """Earlier runs of the same check, filled by the check runner; read by G6 and the recheck schedule.
+
+    An ongoing claim may publish a decided label only from the first recheck (+15 min after ``started_at``)
+    on, and only when the latest earlier run scored the same label. An empty history means a first run.
+    """
+
+    started_at: UtcDatetime | None = Field(
+        default=None, description="When the check's first version ran; rechecks count from it."
+    )
+    prior_runs: list[PriorRun] = Field(
+        default_factory=list, description="Earlier runs, any order; G6 compares with the latest before as_of."
+    )
 
 
 class Ledger(LedgerModel):
-    schema_version: Literal["icarus-ledger/1"] = LEDGER_SCHEMA_VERSION
-    ledger_id: str
+    """One evidence ledger: everything a score is computed from, in one JSON document.
+
+    Validation beyond the field types: claim ids and evidence ids are each unique, and every judgment names
+    a claim in this ledger. Exact slices (G0, G3) are checked when scoring, not when loading.
+    """
+
+    schema_version: Literal["icarus-ledger/1"] = Field(
+        default=LEDGER_SCHEMA_VERSION, description="Format version; a format change gets a new version."
+    )
+    ledger_id: str = Field(description="Identifier of this ledger; echoed in every result scored from it.")
     as_of: UtcDatetime = Field(description="The UTC time the result speaks for; scoring never reads a clock.")
-    subject: Subject
-    claims: list[Claim] = Field(default_factory=list)
-    evidence: list[EvidenceItem] = Field(default_factory=list)
-    drafts: list[ExplanationDraft] = Field(default_factory=list)
-    history: CheckHistory = Field(default_factory=CheckHistory)
+    subject: Subject = Field(description="What was checked, as captured.")
+    claims: list[Claim] = Field(default_factory=list, description="The atomic claims found in the subject.")
+    evidence: list[EvidenceItem] = Field(
+        default_factory=list, description="Every evidence item gathered, counted or not; nothing is erased."
+    )
+    drafts: list[ExplanationDraft] = Field(
+        default_factory=list, description="Model-written explanation drafts, validated by G3 and G7."
+    )
+    history: CheckHistory = Field(
+        default_factory=CheckHistory, description="Earlier runs of the same check (G6)."
+    )
 
     @model_validator(mode="after")
     def _consistent_ids(self) -> Ledger:

@@ -14,7 +14,12 @@ from icarus.ledger.base import LedgerModel, Span
 
 
 class Derivation(StrEnum):
-    """How a stated figure claims to follow from its operands (H13 recomputes it)."""
+    """How a stated figure claims to follow from its operands (H13 recomputes it).
+
+    With operands ``[a, b]`` in order: ``sum`` = a + b + …; ``difference`` = b − a; ``ratio`` = a / b;
+    ``percent_change`` = (b − a) / a × 100; ``point_change`` = b − a, both being percentages;
+    ``per_capita`` = a / b; ``cagr`` = ((b / a) ** (1 / periods) − 1) × 100.
+    """
 
     SUM = "sum"  # value = sum(operands)
     DIFFERENCE = "difference"  # value = operands[1] - operands[0]
@@ -26,13 +31,21 @@ class Derivation(StrEnum):
 
 
 class Figure(LedgerModel):
-    """One stated quantity: a level ('4.1 %'), or a derived figure with the operands it rests on."""
+    """One stated quantity: a level ('4.1 %'), or a derived figure with the operands it rests on.
+
+    A claim's figures are what the subject states; an evidence item's figures are what that source states.
+    H12 compares a claim's change figure with the levels the evidence gives for the same ``measure``.
+    """
 
     measure: str = Field(description="Key naming what is measured; figures compare only within one measure.")
-    value: Decimal = Field(description="The figure as stated.")
+    value: Decimal = Field(description="The figure as stated, as an exact decimal (JSON number or string).")
     unit: str = Field(description="'%' for a percentage level or relative change, 'pp' for points, etc.")
-    derivation: Derivation | None = Field(default=None, description="How the value is said to be derived.")
-    operands: list[Decimal] = Field(default_factory=list, description="Inputs of the derivation, in order.")
+    derivation: Derivation | None = Field(
+        default=None, description="How the value is said to be derived; none for a plain level (H12, H13)."
+    )
+    operands: list[Decimal] = Field(
+        default_factory=list, description="Inputs of the derivation, in order; for a change: [from, to]."
+    )
     periods: int | None = Field(default=None, ge=1, description="Number of periods, for CAGR.")
     relative: bool = Field(
         default=False, description="A relative risk, ratio or % change (needs a base rate to be read; H15)."

@@ -10,7 +10,11 @@ from icarus.ledger.base import LedgerModel, Unit, UtcDatetime
 
 
 class SourceTier(StrEnum):
-    """The diversity tiers; the diversity term counts distinct tiers among counted clusters."""
+    """The diversity tiers; the diversity term counts distinct tiers among counted clusters.
+
+    A valid ClaimReview from an IFCN signatory (H8) counts in the ``fact_checker`` tier whatever the record
+    says. ``other`` covers blogs and anything without a better tier.
+    """
 
     PRIMARY_OFFICIAL = "primary_official"
     WIRE = "wire"
@@ -32,7 +36,13 @@ class RiskRating(StrEnum):
 
 
 class ReputationMethod(StrEnum):
-    """How a record was produced."""
+    """How a record was produced.
+
+    - ``manual``: a reviewed classification (primary official sources, wires, IFCN signatories, satire…).
+    - ``dataset``: taken from a named, versioned dataset (e.g. the Wikipedia perennial-sources list).
+    - ``heuristic``: estimated from deterministic features because the domain is not on file. Such a record
+      is an estimate: P = 0.60 and the caveat "reputation estimated, not on file" (H4).
+    """
 
     MANUAL = "manual"
     DATASET = "dataset"
@@ -40,17 +50,28 @@ class ReputationMethod(StrEnum):
 
 
 class ReputationRecord(LedgerModel):
-    """One version of one domain's reputation record, as it stood when the evidence was scored."""
+    """One version of one domain's reputation record, as it stood when the evidence was scored.
+
+    The reputation registry fills it. Reputation is a prior about editorial and correction practice, not
+    evidence about a particular claim; political viewpoint never enters it.
+    """
 
     domain: str = Field(description="Registered domain the record describes, e.g. 'apnews.com'.")
-    score: Unit = Field(description="R, the reputation prior in [0, 1].")
-    tier: SourceTier = Field(description="Diversity tier of the source.")
-    method: ReputationMethod = Field(description="manual review, a named dataset, or a heuristic estimate.")
+    score: Unit = Field(
+        description="R, the reputation prior in [0, 1]; a heuristic estimate lies in 0.20–0.90."
+    )
+    tier: SourceTier = Field(
+        description="Diversity tier of the source (the confidence formula's diversity term)."
+    )
+    method: ReputationMethod = Field(
+        description="manual review, a named dataset, or a heuristic estimate (heuristic: P = 0.60, H4)."
+    )
     produced_by: str = Field(description="Dataset name@version, reviewer role, or heuristic name@version.")
     version: str = Field(description="Record version; a change to a record is a new version.")
     recorded_at: UtcDatetime | None = Field(default=None, description="When this version was recorded.")
     risk_rating: RiskRating | None = Field(
-        default=None, description="Risk-list rating, if the domain is on one (H5)."
+        default=None,
+        description="Risk-list rating, if listed (H5): deprecated excludes, generally unreliable caps R.",
     )
     on_iffy_index: bool = Field(default=False, description="The domain is on the Iffy Index (H5).")
     bias_label: str | None = Field(
