@@ -17,7 +17,7 @@ class SourceClass(StrEnum):
     """What kind of publisher this is. Some classes carry no corroboration weight (H6).
 
     Weight 0 always: ``aggregator``, ``content_farm``, ``platform`` (X posts and X search results included);
-    ``satire`` unless the claim is about the satire piece itself. ``preprint_server`` means H17's ×0.80;
+    ``satire`` unless the claim is about the satire piece itself. ``preprint_server`` takes H17's preprint multiplier;
     ``release_service`` (press-release wires and newsrooms) demotes directness to the release value (H19).
     ``primary_official`` counts as a primary source in origin election.
     """
@@ -42,8 +42,8 @@ class Directness(StrEnum):
     """How close the item is to the thing it reports (D). Values live in the policy config.
 
     In icarus@1.0 and @1.1: ``primary_document`` (the record, dataset or document itself) 1.00;
-    ``original_reporting`` 0.90; ``secondary_named`` (secondary reporting naming its primary) 0.70;
-    ``release`` (a press release or release wire) 0.50; ``out_of_scope`` (context only) 0.
+    ``original_reporting``; ``secondary_named`` (secondary reporting naming its primary);
+    ``release`` (a press release or release wire); ``out_of_scope`` (context only, D = 0).
     """
 
     PRIMARY_DOCUMENT = "primary_document"
@@ -68,7 +68,7 @@ class EvidenceRole(StrEnum):
 class Access(StrEnum):
     """How much of the document Icarus could read (H28).
 
-    ``full`` is unrestricted. ``paywall``, ``abstract_only`` and ``snippet_only`` cap D at 0.50 and cannot
+    ``full`` is unrestricted. ``paywall``, ``abstract_only`` and ``snippet_only`` cap D at the policy's limited-access value and cannot
     anchor a self-evidence finding. ``inaccessible`` takes the item out of corroboration.
     """
 
@@ -82,7 +82,7 @@ class Access(StrEnum):
 class C2paState(StrEnum):
     """Content-credential (C2PA) validation state of the item's media (H22).
 
-    ``invalid`` multiplies V by 0.30. ``valid`` and ``trusted`` establish a provenance chain only, never the
+    ``invalid`` applies H22's multiplier to V. ``valid`` and ``trusted`` establish a provenance chain only, never the
     truth of a caption. ``none`` (no manifest, common after platform re-encoding) is neutral.
     """
 
@@ -104,7 +104,7 @@ class UpdateType(StrEnum):
     """Crossref ``update-to`` types and Retraction Watch natures, folded to what H16 acts on.
 
     ``retraction``, ``partial_retraction``, ``withdrawal`` and ``removal`` take V to 0 (and trigger G4);
-    ``expression_of_concern`` multiplies V by 0.50; ``correction``, ``erratum`` and ``corrigendum`` by 0.80.
+    ``expression_of_concern`` and ``correction``, ``erratum`` and ``corrigendum`` apply their validity multipliers.
     """
 
     RETRACTION = "retraction"
@@ -247,30 +247,30 @@ class ValidityFlags(LedgerModel):
     )
     expression_of_concern_open: bool = Field(
         default=False,
-        description="An expression of concern is open: V ×0.50 (H16), a confidence penalty, and G5.",
+        description="An expression of concern is open: a validity multiplier (H16), a confidence penalty, and G5.",
     )
-    corrected: bool = Field(default=False, description="The item has been corrected: V ×0.80 (H25).")
+    corrected: bool = Field(default=False, description="The item has been corrected: the correction multiplier on V (H25).")
     corrected_at: UtcDatetime | None = Field(
         default=None, description="When the latest correction was made; recent corrections hold G5 open."
     )
     correction_pending: bool = Field(
         default=False, description="A correction is pending or under review: a confidence penalty and G5."
     )
-    preprint: bool = Field(default=False, description="Not peer reviewed: V ×0.80 (H17).")
+    preprint: bool = Field(default=False, description="Not peer reviewed: the preprint multiplier on V (H17).")
     anonymous_sourcing: bool = Field(
         default=False,
-        description="Rests on anonymous sources: V ×0.85, and an uncertain origin if elected (H11).",
+        description="Rests on anonymous sources: the anonymous-sourcing multiplier on V, and an uncertain origin if elected (H11).",
     )
     conflict_of_interest: bool = Field(
         default=False,
-        description="Discloses a conflict of interest naming an interested party: V ×0.80 (H18).",
+        description="Discloses a conflict of interest naming an interested party: the conflict-of-interest multiplier on V (H18).",
     )
     self_citation: bool = Field(
         default=False, description="The item cites its own author as the evidence: weight 0 (H6)."
     )
     c2pa_state: C2paState = Field(
         default=C2paState.NONE,
-        description="C2PA state asserted outside a look-up; invalid means V ×0.30 (H22).",
+        description="C2PA state asserted outside a look-up; invalid applies H22's multiplier to V.",
     )
     access: Access = Field(
         default=Access.FULL,

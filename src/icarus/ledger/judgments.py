@@ -12,7 +12,7 @@ from icarus.ledger.base import LedgerModel, Unit
 class Stance(StrEnum):
     """What an evidence item says about a claim: ``support``, ``refute`` or ``neutral`` (neither).
 
-    A support or refute answer with confidence below the policy's 0.50 is read as neutral.
+    A support or refute answer with confidence below the policy's neutral threshold is read as neutral.
     """
 
     SUPPORT = "support"

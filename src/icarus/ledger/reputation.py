@@ -41,7 +41,7 @@ class ReputationMethod(StrEnum):
     - ``manual``: a reviewed classification (primary official sources, wires, IFCN signatories, satire…).
     - ``dataset``: taken from a named, versioned dataset (e.g. the Wikipedia perennial-sources list).
     - ``heuristic``: estimated from deterministic features because the domain is not on file. Such a record
-      is an estimate: P = 0.60 and the caveat "reputation estimated, not on file" (H4).
+      is an estimate: the policy's estimate discount P and the caveat "reputation estimated, not on file" (H4).
     """
 
     MANUAL = "manual"
@@ -58,13 +58,13 @@ class ReputationRecord(LedgerModel):
 
     domain: str = Field(description="Registered domain the record describes, e.g. 'apnews.com'.")
     score: Unit = Field(
-        description="R, the reputation prior in [0, 1]; a heuristic estimate lies in 0.20–0.90."
+        description="R, the reputation prior in [0, 1]; a heuristic estimate lies in the policy's heuristic range."
     )
     tier: SourceTier = Field(
         description="Diversity tier of the source (the confidence formula's diversity term)."
     )
     method: ReputationMethod = Field(
-        description="manual review, a named dataset, or a heuristic estimate (heuristic: P = 0.60, H4)."
+        description="manual review, a named dataset, or a heuristic estimate (heuristic: estimate discount P, H4)."
     )
     produced_by: str = Field(description="Dataset name@version, reviewer role, or heuristic name@version.")
     version: str = Field(description="Record version; a change to a record is a new version.")

@@ -66,7 +66,7 @@ class OcrToken(LedgerModel):
     span: Span = Field(description="Offsets into the image_text field this token produced.")
     confidence: Unit = Field(
         description=(
-            "OCR confidence for this token, in [0, 1]. Below the policy minimum (0.90) on a load-bearing "
+            "OCR confidence for this token, in [0, 1]. Below the policy minimum on a load-bearing "
             "token (digit, unit, negation, name) inside a claim trips G2."
         )
     )
