@@ -251,6 +251,18 @@ def test_G7_overall_that_is_not_the_most_adverse_claim_is_blocked() -> None:
     assert blocked["overall"]["reasons"][0]["message"].startswith("check could not be completed")
 
 
+def test_G7_band_above_what_the_score_earns_is_blocked() -> None:
+    policy = load_policy("icarus@1.1")
+    led = ledger([item("a")])  # one origin: a low score
+    result = score_ledger(led, policy)
+    low_score = {"c1": D(claim_trace(result)["confidence"]["score"])}
+    assert g7_violations(result, led, policy, low_score) == []
+    mutated = {**result, "claims": [{**result["claims"][0], "band": "high"}]}
+    assert g7_violations(mutated, led, policy, low_score) == [
+        "claim c1: band high is above what its score earns"
+    ]
+
+
 def test_G7_unknown_label_is_blocked() -> None:
     policy = load_policy("icarus@1.1")
     led = ledger(SUPPORTED)

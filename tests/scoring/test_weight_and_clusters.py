@@ -12,9 +12,17 @@ STORY = unique_text("one-story", 90)
 
 
 def test_evidence_weight_is_the_product_of_its_five_factors() -> None:
-    result = score(ledger([item("a", score="0.95", directness=Directness.SECONDARY_NAMED, confidence="0.80")]))
+    result = score(
+        ledger([item("a", score="0.95", directness=Directness.SECONDARY_NAMED, confidence="0.80")])
+    )
     trace = item_trace(result, "a")
-    assert (trace["R"], trace["D"], trace["V"], trace["C"], trace["P"]) == ("0.95", "0.7", "1.0", "0.8", "1.0")
+    assert (trace["R"], trace["D"], trace["V"], trace["C"], trace["P"]) == (
+        "0.95",
+        "0.7",
+        "1.0",
+        "0.8",
+        "1.0",
+    )
     assert weight(result, "a") == D("0.95") * D("0.70") * D("0.80")
 
 

@@ -650,7 +650,8 @@ def _assemble(
         "claims": claims,
         "not_assessed": not_assessed,
     }
-    problems = g7_violations(result, ledger, policy)
+    scores = {o.claim.claim_id: o.confidence.score for o in outcomes}
+    problems = g7_violations(result, ledger, policy, scores)
     if problems:
         result = block_publication(result, problems)
     trace = {

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 from typing import Any
 
 from icarus.ledger import Claim, Disposition, FieldName, Ledger, SubjectKind, TemporalScope
 from icarus.scoring.icarus import markers
 from icarus.scoring.icarus.aggregate import ClusterSummary
+from icarus.scoring.icarus.confidence import band_for
 from icarus.scoring.icarus.config import PolicyConfig
-from icarus.scoring.labels import ADVERSITY_ORDER, Band, Label, most_adverse
-
-GATE_ORDER = ("G0", "G2", "G3", "G4", "G1", "G5", "G6", "G7")
+from icarus.scoring.labels import Band, Label, most_adverse
 
 DISPOSITION_REASONS = {
     Disposition.OPINION: "non-literal opinion",
@@ -128,8 +128,14 @@ def g6_hold(claim: Claim, scored: Label, ledger: Ledger, policy: PolicyConfig) -
     return previous != scored.value, cap
 
 
-def g7_violations(result: dict[str, Any], ledger: Ledger, policy: PolicyConfig) -> list[str]:
-    """G7: publication integrity of an assembled result. Any violation blocks the version."""
+def g7_violations(
+    result: dict[str, Any], ledger: Ledger, policy: PolicyConfig, scores: dict[str, Decimal] | None = None
+) -> list[str]:
+    """G7: publication integrity of an assembled result. Any violation blocks the version.
+
+    ``scores`` maps claim ids to their confidence scores: a published band may sit below the band its score
+    earns (gates cap bands) but never above it.
+    """
     problems: list[str] = []
     labels: list[Label] = []
     allowed = {label.value for label in Label}
@@ -141,6 +147,10 @@ def g7_violations(result: dict[str, Any], ledger: Ledger, policy: PolicyConfig) 
         labels.append(Label(claim["label"]))
         if claim.get("band") not in bands:
             problems.append(f"claim {claim.get('id')}: band {claim.get('band')!r} is not a band")
+        elif scores is not None and claim.get("id") in scores:
+            earned = band_for(scores[claim["id"]], policy)
+            if Band(claim["band"]).rank > earned.rank:
+                problems.append(f"claim {claim['id']}: band {claim['band']} is above what its score earns")
     overall = result.get("overall", {})
     if overall.get("label") not in allowed:
         problems.append("overall label is not one of the four")
@@ -154,10 +164,6 @@ def g7_violations(result: dict[str, Any], ledger: Ledger, policy: PolicyConfig) 
         if markers.AI_DETECTOR.search(draft.text):
             problems.append(f"draft for {draft.claim_id} cites an AI-text-detector score")
     return problems
-
-
-def overall_is_consistent(labels: list[Label], overall: Label) -> bool:
-    return overall == most_adverse(labels) and overall in (*ADVERSITY_ORDER, Label.UNVERIFIABLE)
 
 
 def g3_rejected_drafts(ledger: Ledger) -> list[str]:
