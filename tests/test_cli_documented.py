@@ -1,0 +1,37 @@
+"""Every CLI command and option is documented in docs/scoring.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer.main
+
+from icarus.cli import app
+
+DOCS = (Path(__file__).parents[1] / "docs" / "scoring.md").read_text()
+
+
+def _commands(group: typer.Typer, prefix: str = "icarus") -> list[tuple[str, list[str]]]:
+    click_group = typer.main.get_command(group)
+    found: list[tuple[str, list[str]]] = []
+
+    def walk(command, path: str) -> None:  # type: ignore[no-untyped-def]
+        subcommands = getattr(command, "commands", None)
+        if subcommands:
+            for name, sub in subcommands.items():
+                walk(sub, f"{path} {name}")
+        else:
+            options = [opt for p in command.params for opt in getattr(p, "opts", []) if opt.startswith("--")]
+            found.append((path, options))
+
+    walk(click_group, prefix)
+    return found
+
+
+def test_every_command_and_option_is_documented() -> None:
+    commands = _commands(app)
+    assert len(commands) >= 4
+    for path, options in commands:
+        assert f"`{path}" in DOCS, path
+        for option in options:
+            assert option in DOCS, f"{path} {option}"
