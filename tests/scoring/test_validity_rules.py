@@ -534,7 +534,10 @@ def test_H28_paywall_caps_directness_and_inaccessible_is_excluded() -> None:
     paywalled = item("a", directness=Directness.PRIMARY_DOCUMENT, flags=ValidityFlags(access=Access.PAYWALL))
     assert item_trace(score(ledger([paywalled])), "a")["D"] == "0.5"
     closed = item("b", flags=ValidityFlags(access=Access.INACCESSIBLE))
-    assert weight(score(ledger([closed])), "b") == 0
+    result = score(ledger([closed]))
+    assert weight(result, "b") == 0
+    assert claim_of(result)["label"] == "unverifiable"
+    assert "inaccessible: no evidence could be read" in [r["message"] for r in claim_of(result)["reasons"]]
 
 
 def test_H29_bias_labels_never_change_the_arithmetic() -> None:

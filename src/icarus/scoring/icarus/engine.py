@@ -191,10 +191,11 @@ def _score_claim(
         )
 
     scored_label = label
+    freshness = _freshness(claim, final, ledger.as_of, policy)
     conf = confidence(
         final.totals,
         final.summaries,
-        _freshness(claim, final, ledger.as_of, policy),
+        freshness,
         policy,
         claim_in_cycle=any(s.cluster.in_cycle for s in final.summaries),
     )
@@ -213,7 +214,7 @@ def _score_claim(
         passes=passes,
         gates=gates,
         selfcheck=selfcheck,
-        freshness=_freshness(claim, final, ledger.as_of, policy),
+        freshness=freshness,
     )
     _apply_late_gates(outcome, ledger, policy, eligible=ineligible is None)
     _claim_caveats(outcome, claim, graph, policy)
@@ -488,6 +489,9 @@ def _reasons(outcome: ClaimOutcome) -> list[dict[str, str]]:
     )
     for flag in fired:
         reasons.append({"code": f"{flag}@1", "message": "fired on this claim's evidence"})
+    assessments = outcome.final.assessments.values()
+    if assessments and all(a.inaccessible for a in assessments):
+        reasons.append({"code": "H28@1", "message": "inaccessible: no evidence could be read"})
     return reasons
 
 
