@@ -76,6 +76,15 @@ def test_h2_boilerplate_lines_repeated_across_a_domain_are_removed() -> None:
     assert footer.lower() in cleaned[3]  # another domain's copy of the line is its own business
 
 
+def test_h2_one_story_run_three_times_by_a_domain_is_not_boilerplate() -> None:
+    footer = "Copyright Daily Planet Media Group, every story checked twice by our desk"
+    evidence = [item(f"dp-{n}", domain="dailyplanet.example", text=f"{story(1)}\n{footer}") for n in range(3)]
+    evidence += [item(f"dp-x{n}", domain="dailyplanet.example", text=f"{story(2 + n)}\n{footer}") for n in range(2)]
+    cleaned = clean_texts(evidence)
+    assert all(story(1).lower().splitlines()[0] in text for text in cleaned[:3])
+    assert all(footer.lower() not in text for text in cleaned)
+
+
 def test_h2_share_and_cookie_lines_are_removed() -> None:
     text = "Share this on Facebook\nWe use cookies to improve your experience.\nThe Council Voted Today."
     assert clean_texts([item("a", text=text)]) == ["the council voted today."]

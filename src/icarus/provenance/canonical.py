@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
 import tldextract
@@ -95,7 +95,7 @@ def _extractor() -> tldextract.TLDExtract:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def registered_domain(host: str) -> str:
     """The registrable domain of ``host`` (``news.bbc.co.uk`` -> ``bbc.co.uk``); the host itself if none."""
     host = host.lower().rstrip(".")
@@ -103,6 +103,7 @@ def registered_domain(host: str) -> str:
     return result.top_domain_under_public_suffix or host
 
 
+@lru_cache(maxsize=1 << 16)
 def _strip_rendition_host(host: str) -> str:
     result = _extractor()(host)
     if not result.top_domain_under_public_suffix:

@@ -77,19 +77,30 @@ _AFTER_PHRASE = re.compile(
     r"(?P<phrase>\b(?i:according\s+to|told|(?:first\s+|originally\s+|as\s+)?reported\s+by|citing))"
     rf"\s+(?P<name>(?:[Tt]he\s+)?{_NAME})"
 )
+_PHRASE_NEEDLES = ("according", "told", "reported by", "citing")
 # "X said in a statement": the name comes first.
 _BEFORE_PHRASE = re.compile(rf"(?P<name>{_NAME})\s+(?P<phrase>(?i:said\s+in\s+a\s+statement))")
 
 _WIRE_NAME = r"(?P<wire>AP|Reuters|AFP|Associated\s+Press|Agence\s+France[- ]Presse)"
-_WIRE_TEXT_MARKERS = (
+# Each marker pattern with a cheap literal test (on the lower-cased text) that must pass before it runs.
+_WIRE_TEXT_MARKERS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     # datelines: "WASHINGTON (AP) —", "(Reuters) -", "PARIS (AFP) -"
-    re.compile(r"\((?P<wire>AP|Reuters|AFP)\)\s*[—–-]+"),
+    (("(ap)", "(reuters)", "(afp)"), re.compile(r"\((?P<wire>AP|Reuters|AFP)\)\s*[—–-]+")),
     # credits and copyright lines
-    re.compile(rf"(?i:copyright|©|\(c\))\s*(?:\d{{4}}\s*)?(?:[Tt]he\s+)?{_WIRE_NAME}"),
-    re.compile(rf"(?:[Tt]he\s+)?{_WIRE_NAME}\s+(?i:contributed\s+to\s+this\s+report|staff|writers?\b)"),
-    re.compile(r"(?P<wire>AFP)\s*(?i:photo|/\s*getty)|(?i:photo:?)\s*(?P<wire2>AFP)\b"),
+    (
+        ("copyright", "©", "(c)"),
+        re.compile(rf"(?i:copyright|©|\(c\))\s*(?:\d{{4}}\s*)?(?:[Tt]he\s+)?{_WIRE_NAME}"),
+    ),
+    (
+        ("contributed", "staff", "writer"),
+        re.compile(rf"(?:[Tt]he\s+)?{_WIRE_NAME}\s+(?i:contributed\s+to\s+this\s+report|staff|writers?\b)"),
+    ),
+    (("afp",), re.compile(r"(?P<wire>AFP)\s*(?i:photo|/\s*getty)|(?i:photo:?)\s*(?P<wire2>AFP)\b")),
     # a line that is only the wire's name: the byline of a syndicated story
-    re.compile(rf"(?m)^\s*(?:[Bb]y\s+)?(?:[Tt]he\s+)?{_WIRE_NAME}\s*$"),
+    (
+        ("ap", "reuters", "afp", "associated press", "agence france"),
+        re.compile(rf"(?m)^\s*(?:[Bb]y\s+)?(?:[Tt]he\s+)?{_WIRE_NAME}\s*$"),
+    ),
 )
 _WIRE_IN_BYLINE = re.compile(
     r"\b(?:(?P<ap>AP|(?i:associated\s+press))|(?P<reuters>(?i:reuters))|"
@@ -197,10 +208,13 @@ def _item_text(item: EvidenceItem) -> str:
 def _wire_mentions(item: EvidenceItem, text: str, resolver: _Resolver) -> list[Mention]:
     found: dict[str, str] = {}
     if "AP" in text or "Reuters" in text or "AFP" in text or "ssociated" in text or "France" in text:
-        for pattern in _WIRE_TEXT_MARKERS:
+        lowered = text.lower()
+        for needles, pattern in _WIRE_TEXT_MARKERS:
+            if not any(needle in lowered for needle in needles):
+                continue
             for match in pattern.finditer(text):
-                wire = match.group("wire") if "wire" in match.groupdict() else None
-                wire = wire or match.groupdict().get("wire2")
+                groups = match.groupdict()
+                wire = groups.get("wire") or groups.get("wire2")
                 if wire:
                     found.setdefault(normalise_name(wire), " ".join(match.group(0).split()))
     if item.byline:
@@ -216,9 +230,12 @@ def _wire_mentions(item: EvidenceItem, text: str, resolver: _Resolver) -> list[M
 
 
 def _phrase_mentions(item: EvidenceItem, text: str, resolver: _Resolver) -> list[Mention]:
-    mentions = []
-    matches = list(_AFTER_PHRASE.finditer(text))
-    if "statement" in text:
+    mentions: list[Mention] = []
+    lowered = text.lower()
+    matches: list[re.Match[str]] = []
+    if any(needle in lowered for needle in _PHRASE_NEEDLES):
+        matches.extend(_AFTER_PHRASE.finditer(text))
+    if "said in a statement" in lowered:
         matches.extend(_BEFORE_PHRASE.finditer(text))
     for match in matches:
         name = _clean_name(match.group("name"))

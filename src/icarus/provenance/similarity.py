@@ -2,9 +2,9 @@
 
 Steps, each deterministic:
 
-1. Boilerplate removal. Lines are lower-cased and their whitespace collapsed; share/subscribe/cookie
-   lines are dropped, and so is any line that a domain repeats under three or more different titles
-   (a footer or a sidebar, not the story).
+1. Boilerplate removal. Lines are lower-cased and their whitespace collapsed; short share/subscribe/cookie
+   lines are dropped, and so are lines a domain repeats in three or more items when they are only a
+   minority of those items' text (a footer or a sidebar, not a story the domain ran three times).
 2. Verbatim word shingles (``shingle_words`` words) hashed into MinHash signatures
    (``minhash_permutations``, seeded by ``minhash_seed``).
 3. Candidate pairs from locality-sensitive hashing: signatures are cut into the bands that
@@ -70,7 +70,7 @@ _FURNITURE = re.compile(
     r"advertisement|read more|click here|recommended for you|related:)"
 )
 _FURNITURE_MAX_WORDS = 25
-_BOILERPLATE_TITLES = 3
+_BOILERPLATE_ITEMS = 3
 _METADATA_SLACK = Decimal("0.20")
 _SCORE_PLACES = Decimal("0.0001")
 _ONE = Decimal(1).quantize(_SCORE_PLACES)
@@ -101,28 +101,50 @@ def normalise_title(title: str | None, publisher: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", title.lower()))
 
 
+def _normalised_lines(text: str) -> list[str]:
+    lines = [" ".join(line.split()) for line in text.lower().splitlines()]
+    if _FURNITURE.search(text.lower()) is None:
+        return [line for line in lines if line]
+    return [
+        line
+        for line in lines
+        if line and not (line.count(" ") < _FURNITURE_MAX_WORDS and _FURNITURE.search(line))
+    ]
+
+
+def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[str]]) -> set[tuple[str, str]]:
+    """(domain, line) pairs that are page furniture rather than shared story text.
+
+    A line in at least three items of a domain is a candidate. Candidates found in exactly the same items
+    are judged together: if, together, they are most of those items' text, the items are copies of one
+    story and the lines are kept; if they are a minority, they are a footer or sidebar and are dropped.
+    """
+    items_with: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for index, (domain, lines) in enumerate(zip(domains, lines_of, strict=True)):
+        for line in set(lines):
+            items_with[(domain, line)].append(index)
+    together: dict[tuple[int, ...], list[tuple[str, str]]] = defaultdict(list)
+    for key, holders in items_with.items():
+        if len(holders) >= _BOILERPLATE_ITEMS:
+            together[tuple(holders)].append(key)
+    boilerplate: set[tuple[str, str]] = set()
+    for group, keys in together.items():
+        shared = sum(len(line) for _, line in keys)
+        total = sum(sum(len(line) for line in set(lines_of[index])) for index in group) / len(group)
+        if shared * 2 < total:
+            boilerplate.update(keys)
+    return boilerplate
+
+
 def clean_texts(evidence: Sequence[EvidenceItem]) -> list[str]:
     """Each item's text without boilerplate, lower-cased, one normalised line per line."""
-    lines_of: list[list[str]] = []
-    titles_by_line: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for item in evidence:
-        lines = [" ".join(line.lower().split()) for line in _raw_text(item).splitlines()]
-        lines = [
-            line
-            for line in lines
-            if line and not (len(line.split()) <= _FURNITURE_MAX_WORDS and _FURNITURE.search(line))
-        ]
-        lines_of.append(lines)
-        domain = registered_domain(item.domain)
-        title_key = normalise_title(item.title, item.publisher) or f"id:{item.evidence_id}"
-        for line in set(lines):
-            titles_by_line[(domain, line)].add(title_key)
-    repeated = {key for key, titles in titles_by_line.items() if len(titles) >= _BOILERPLATE_TITLES}
-    cleaned = []
-    for item, lines in zip(evidence, lines_of, strict=True):
-        domain = registered_domain(item.domain)
-        cleaned.append("\n".join(line for line in lines if (domain, line) not in repeated))
-    return cleaned
+    lines_of = [_normalised_lines(_raw_text(item)) for item in evidence]
+    domains = [registered_domain(item.domain) for item in evidence]
+    repeated = _repeated_boilerplate(domains, lines_of)
+    return [
+        "\n".join(line for line in lines if (domain, line) not in repeated)
+        for domain, lines in zip(domains, lines_of, strict=True)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
