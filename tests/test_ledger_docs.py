@@ -1,7 +1,8 @@
 """The ledger format is documented, and the documentation matches the code.
 
 Fails when a ledger field has no description, when docs/ledger-reference.md was not regenerated after a
-model changed, or when an example in docs/ledger.md no longer validates.
+model changed, when an example in docs/ledger.md no longer validates, when a worked number in the guide no
+longer matches what the policy computes, or when a policy number is written into the guide's prose.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import inspect
 import json
 import pkgutil
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -22,6 +24,8 @@ import icarus.ledger
 from icarus.ledger import Ledger, parse_ledger
 from icarus.ledger.base import LedgerModel
 from icarus.ledger.reference import MODEL_ORDER, ledger_enums, ledger_models, render_reference
+from icarus.scoring.icarus.config import POLICY_FILES, load_policy
+from icarus.scoring.icarus.engine import score_ledger
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 GUIDE = DOCS / "ledger.md"
@@ -29,6 +33,15 @@ REFERENCE = DOCS / "ledger-reference.md"
 REGENERATE = "python -m icarus.ledger.reference > docs/ledger-reference.md"
 FENCE = re.compile(r"^```json\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 MARKED = re.compile(r"^<!-- (ledger|model: (\w+)) -->\n```json\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+# A worked example: `<!-- check: LEDGER_ID [with ITEM reputation from DOMAIN] [label=..] [band=..] [gate=..] -->`
+# directly above a Markdown table of the numbers it states; the test scores the ledger and compares them.
+CHECKED = re.compile(r"^<!-- check: ([^\n]*?) -->\n((?:\|[^\n]*\|\n)+)", re.MULTILINE)
+CHECK_SPEC = re.compile(
+    r"^(?P<ledger>[\w-]+)(?: with (?P<item>[\w-]+) reputation from (?P<domain>[\w.-]+))?(?P<expect>(?: \w+=\w+)*)$"
+)
+RESULT = re.compile(r"^<!-- result: ([\w-]+) -->\n```json\n(.*?)^```$", re.MULTILINE | re.DOTALL)
+WORKED_POLICY = "icarus@1.1"
+ITEM_FACTORS = ("R", "D", "V", "C", "P", "weight")
 
 
 def _ledger_classes() -> tuple[list[type[LedgerModel]], list[type[Enum]]]:
@@ -151,3 +164,197 @@ def test_guide_model_examples_validate() -> None:
 def test_every_json_block_in_the_guide_is_json() -> None:
     for body in FENCE.findall(GUIDE.read_text(encoding="utf-8")):
         json.loads(body)
+
+
+# --- worked examples: every number the guide computes is recomputed here --------------------------------
+
+
+def _checked_examples() -> list[tuple[str, list[list[str]]]]:
+    """(marker spec, table rows) of every checked worked example, header first, separator row dropped."""
+    examples = []
+    for spec, table in CHECKED.findall(GUIDE.read_text(encoding="utf-8")):
+        rows = [[cell.strip() for cell in line.strip()[1:-1].split("|")] for line in table.splitlines()]
+        examples.append((spec, [rows[0], *rows[2:]]))
+    return examples
+
+
+def _ledger_data(ledger_id: str) -> dict[str, Any]:
+    found = [data for data in map(json.loads, _ledger_snippets()) if data["ledger_id"] == ledger_id]
+    assert len(found) == 1, f"docs/ledger.md has no single <!-- ledger --> example {ledger_id!r}"
+    return found[0]
+
+
+def _score(data: dict[str, Any]) -> dict[str, Any]:
+    return score_ledger(parse_ledger(data), load_policy(WORKED_POLICY))
+
+
+def _agrees(stated: str, computed: str) -> bool:
+    """A stated number agrees when the computed one, rounded to as many places as were stated, equals it."""
+    value = Decimal(stated)
+    places = Decimal(1).scaleb(value.as_tuple().exponent)
+    return Decimal(computed).quantize(places, rounding=ROUND_HALF_UP) == value
+
+
+def _check_table(header: list[str], body: list[list[str]], claim: dict[str, Any]) -> list[str]:
+    """Each stated number that differs from the trace of the scored claim, described."""
+    wrong: list[str] = []
+    final = claim["passes"][-1]
+    if header[0] == "item":
+        items = {item["evidence_id"]: item for item in final["items"]}
+        counted = {c["strongest"] for c in final["clusters"] if c["counted"]}
+        for row in body:
+            evidence_id = row[0].strip("`")
+            assert evidence_id in items, f"no item {evidence_id!r} in the scored example"
+            for column, cell in zip(header[1:], row[1:], strict=True):
+                if column == "counted":
+                    assert cell in ("yes", "no"), f"counted must be yes or no, not {cell!r}"
+                    if (cell == "yes") != (evidence_id in counted):
+                        wrong.append(f"{evidence_id} counted: stated {cell}")
+                else:
+                    assert column in ITEM_FACTORS, f"unknown column {column!r} in a checked item table"
+                    computed = items[evidence_id][column]
+                    if not _agrees(cell, computed):
+                        wrong.append(f"{evidence_id} {column}: stated {cell}, computed {computed}")
+    elif header[0] == "confidence term":
+        conf = claim["confidence"]
+        computed_terms = {**conf["terms"], **conf["penalties"], "score": conf["score"]}
+        stated_terms = {row[0].replace(" ", "_"): row[1] for row in body}
+        unstated = sorted(set(computed_terms) - set(stated_terms))
+        if unstated:
+            wrong.append(f"terms or penalties computed but not stated: {unstated}")
+        for term, cell in stated_terms.items():
+            assert term in computed_terms, f"unknown confidence term {term!r} in a checked table"
+            if not _agrees(cell, computed_terms[term]):
+                wrong.append(f"confidence {term}: stated {cell}, computed {computed_terms[term]}")
+    else:
+        pytest.fail(
+            f"a checked table must start with an 'item' or 'confidence term' column, not {header[0]!r}"
+        )
+    return wrong
+
+
+def test_the_guide_has_checked_worked_examples() -> None:
+    kinds = [rows[0][0] for _, rows in _checked_examples()]
+    assert kinds.count("item") >= 2 and "confidence term" in kinds
+    assert len(kinds) == GUIDE.read_text(encoding="utf-8").count("<!-- check:"), "a check marker has no table"
+
+
+@pytest.mark.parametrize("spec, rows", _checked_examples(), ids=lambda x: x if isinstance(x, str) else "")
+def test_worked_example_numbers_match_the_policy(spec: str, rows: list[list[str]]) -> None:
+    match = CHECK_SPEC.match(spec)
+    assert match, f"cannot read the check marker {spec!r}"
+    data = _ledger_data(match["ledger"])
+    if match["item"]:
+        records = [
+            json.loads(body)
+            for name, body in _model_snippets()
+            if name == "ReputationRecord" and json.loads(body)["domain"] == match["domain"]
+        ]
+        assert len(records) == 1, f"no single ReputationRecord example for {match['domain']!r}"
+        (item,) = [item for item in data["evidence"] if item["evidence_id"] == match["item"]]
+        item["reputation"] = records[0]
+    result = _score(data)
+    claim = result["trace"]["claims"][0]
+    wrong = _check_table(rows[0], rows[1:], claim)
+    published = result["claims"][0]
+    for key, value in (pair.split("=") for pair in match["expect"].split()):
+        if key == "gate":
+            gates = [g["gate"] for g in claim["gates"]]
+            if value not in gates:
+                wrong.append(f"gate {value} stated, gates computed: {gates}")
+        else:
+            assert key in ("label", "band"), f"unknown expectation {key!r} in {spec!r}"
+            if published[key] != value:
+                wrong.append(f"{key}: stated {value}, computed {published[key]}")
+    assert not wrong, (
+        f"docs/ledger.md, worked example {spec!r}, no longer matches {WORKED_POLICY}: "
+        + "; ".join(wrong)
+        + ". Update the table from `icarus score --json`, and the prose around it."
+    )
+
+
+def _contains(expected: Any, actual: Any) -> bool:
+    """Whether an abridged copy of a result (dicts with fewer keys, lists with fewer items) matches it."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            k in actual and _contains(v, actual[k]) for k, v in expected.items()
+        )
+    if isinstance(expected, list):
+        return (
+            isinstance(actual, list)
+            and len(expected) <= len(actual)
+            and all(_contains(e, a) for e, a in zip(expected, actual, strict=False))
+        )
+    return bool(expected == actual)
+
+
+def test_abridged_results_in_the_guide_match_scoring() -> None:
+    shown = RESULT.findall(GUIDE.read_text(encoding="utf-8"))
+    assert shown, "docs/ledger.md shows no <!-- result: LEDGER_ID --> example"
+    for ledger_id, body in shown:
+        excerpt = json.loads(body)
+        result = score_ledger(parse_ledger(_ledger_data(ledger_id)), load_policy(excerpt["policy"]))
+        assert _contains(excerpt, result), f"the abridged result of {ledger_id} no longer matches scoring"
+
+
+@pytest.mark.parametrize("dropped", ["ev-county", "ev-gazette"])
+def test_example_1_with_one_origin_is_single_source(dropped: str) -> None:
+    """The guide: drop either item of Example 1 and the claim is ❔ "single source, developing" (G1)."""
+    data = _ledger_data("example-library-opening")
+    data["evidence"] = [item for item in data["evidence"] if item["evidence_id"] != dropped]
+    result = _score(data)
+    assert result["claims"][0]["label"] == "unverifiable"
+    assert [g["message"] for g in result["trace"]["claims"][0]["gates"] if g["gate"] == "G1"] == [
+        "single source, developing"
+    ]
+
+
+# --- policy numbers live in the policy config, never in the guide's prose --------------------------------
+
+
+def _prose_lines() -> list[tuple[int, str]]:
+    """Numbered lines of the guide outside fenced blocks and checked tables, without comments or inline code."""
+    text = GUIDE.read_text(encoding="utf-8")
+    hidden: set[int] = set()
+    for pattern in (re.compile(r"^```.*?^```$", re.MULTILINE | re.DOTALL), CHECKED):
+        for match in pattern.finditer(text):
+            first = text.count("\n", 0, match.start()) + 1
+            hidden.update(range(first, first + match.group(0).count("\n") + 1))
+    lines = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if number not in hidden:
+            lines.append((number, re.sub(r"<!--.*?-->|`[^`]*`", "", line)))
+    return lines
+
+
+def _policy_decimals() -> set[Decimal]:
+    def walk(value: Any) -> set[Decimal]:
+        if isinstance(value, Decimal):
+            return {value}
+        if isinstance(value, dict):
+            return set().union(*map(walk, value.values())) if value else set()
+        return set()
+
+    return set().union(*(walk(load_policy(ref).model_dump()) for ref in POLICY_FILES))
+
+
+def test_no_multiplier_is_written_outside_a_checked_example() -> None:
+    found = [(n, line) for n, line in _prose_lines() if re.search(r"×\s*0\.\d", line)]
+    assert not found, (
+        "docs/ledger.md writes a policy multiplier in prose; describe it and point to "
+        f"`icarus policy show {WORKED_POLICY}`, or put worked numbers in a checked table: {found}"
+    )
+
+
+def test_no_policy_value_is_written_in_prose() -> None:
+    values = _policy_decimals()
+    found = [
+        (n, number)
+        for n, line in _prose_lines()
+        for number in re.findall(r"(?<![\w.])\d+\.\d+(?![\w.])", line)
+        if Decimal(number) in values
+    ]
+    assert not found, (
+        "docs/ledger.md repeats a policy number in prose; describe it and point to "
+        f"`icarus policy show {WORKED_POLICY}`, or put worked numbers in a checked table: {found}"
+    )
