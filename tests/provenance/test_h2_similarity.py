@@ -79,7 +79,9 @@ def test_h2_boilerplate_lines_repeated_across_a_domain_are_removed() -> None:
 def test_h2_one_story_run_three_times_by_a_domain_is_not_boilerplate() -> None:
     footer = "Copyright Daily Planet Media Group, every story checked twice by our desk"
     evidence = [item(f"dp-{n}", domain="dailyplanet.example", text=f"{story(1)}\n{footer}") for n in range(3)]
-    evidence += [item(f"dp-x{n}", domain="dailyplanet.example", text=f"{story(2 + n)}\n{footer}") for n in range(2)]
+    evidence += [
+        item(f"dp-x{n}", domain="dailyplanet.example", text=f"{story(2 + n)}\n{footer}") for n in range(2)
+    ]
     cleaned = clean_texts(evidence)
     assert all(story(1).lower().splitlines()[0] in text for text in cleaned[:3])
     assert all(footer.lower() not in text for text in cleaned)

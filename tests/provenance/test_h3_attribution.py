@@ -119,3 +119,21 @@ def test_h3_link_to_another_ledger_item(settings: ProvenanceSettings) -> None:
 )
 def test_h3_names_normalise(raw: str, expected: str) -> None:
     assert normalise_name(raw) == expected
+
+
+def test_h3_named_publisher_with_several_items_resolves_to_the_story_quoted(
+    settings: ProvenanceSettings,
+) -> None:
+    first = item("ap-a", publisher="AP", domain="apnews.com", text=story(40))
+    second = item("ap-b", publisher="AP", domain="apnews.com", text=story(41))
+    quoted = "\n".join(story(41).splitlines()[:3])
+    rewrite = item(
+        "rw", text=f"{story(42)}\n{quoted}\nThe count was confirmed, according to The Associated Press."
+    )
+    unquoting = item(
+        "plain", text=f"{story(43)}\nThe count was confirmed, according to The Associated Press."
+    )
+    graph = build_graph([first, second, rewrite, unquoting], [], settings)
+    assert [edge.target for edge in graph.citation_edges if edge.source == "rw"] == ["ap-b"]
+    # with no overlap to go on, every AP item stays a possible origin
+    assert [edge.target for edge in graph.citation_edges if edge.source == "plain"] == ["ap-a", "ap-b"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from icarus.ledger.evidence import AttributionOrigin, EvidenceItem
@@ -287,16 +287,43 @@ def extract_mentions(
         mentions.extend(_phrase_mentions(item, text, resolver))
         mentions.extend(_link_mentions(item, resolver))
         mentions.extend(_ledger_attribution_mentions(item, resolver))
-    return tuple(sorted(set(mentions), key=lambda m: (m.source, m.origin, m.detail, m.targets)))
+    # Edges are de-duplicated later; a sort is enough here (hashing long target tuples is not free).
+    return tuple(sorted(mentions, key=lambda m: (m.source, m.origin, m.detail, m.targets)))
 
 
-def resolve_mentions(mentions: Sequence[Mention], group_of: Mapping[str, int]) -> tuple[CitationEdge, ...]:
-    """Turn mentions into edges. A mention naming a publisher that has an item in the source's own copy
-    group points only there: a copy of one AP story derives from that story, not from every AP story."""
+def resolve_mentions(
+    mentions: Sequence[Mention],
+    group_of: Mapping[str, int],
+    closest: Callable[[str, Sequence[str]], Sequence[str]] | None = None,
+) -> tuple[CitationEdge, ...]:
+    """Turn mentions into edges.
+
+    A mention that names a publisher with several items in the ledger is narrowed: to the items in the
+    source's own copy group if there are any (a copy of one AP story derives from that story, not from
+    every AP story), else, when ``closest`` is given, to the items whose text the source overlaps most.
+    With no overlap at all every item of the publisher stays a target.
+    """
+    members: dict[int, list[str]] = defaultdict(list)
+    for evidence_id, number in group_of.items():
+        members[number].append(evidence_id)
+    # A named publisher's targets are one shared tuple; turn each distinct tuple into a set only once.
+    as_set: dict[int, frozenset[str]] = {}
     edges: set[CitationEdge] = set()
     for mention in mentions:
-        own_group = group_of[mention.source]
-        targets = [target for target in mention.targets if group_of.get(target) == own_group]
-        for target in targets or mention.targets:
+        group = members[group_of[mention.source]]
+        if len(mention.targets) <= len(group):
+            targets: Sequence[str] = [
+                t for t in mention.targets if group_of.get(t) == group_of[mention.source]
+            ]
+        else:
+            target_set = as_set.get(id(mention.targets))
+            if target_set is None:
+                target_set = as_set[id(mention.targets)] = frozenset(mention.targets)
+            targets = sorted(member for member in group if member in target_set)
+        if not targets:
+            targets = mention.targets
+            if closest is not None and len(targets) > 1:
+                targets = closest(mention.source, targets)
+        for target in targets:
             edges.add(CitationEdge(mention.source, target, mention.origin, mention.detail))
     return tuple(sorted(edges, key=lambda e: (e.source, e.target, e.origin, e.detail)))

@@ -111,12 +111,14 @@ def build_graph(
     canonical_urls = {item.evidence_id: item_canonical_url(item) for item in items}
     duplicate_of = find_duplicates(items, canonical_urls)
     mentions = extract_mentions(items, canonical_urls, artifact_urls)
-    cited: dict[str, set[str]] = defaultdict(set)
+    cited: dict[str, list[frozenset[str]]] = defaultdict(list)
+    target_sets: dict[int, frozenset[str]] = {}  # one set per distinct (shared) target tuple
     for mention in mentions:
-        cited[mention.source].update(mention.targets)
-    similarity = similarity_graph(
-        items, settings, duplicate_of, {key: frozenset(value) for key, value in cited.items()}
-    )
+        targets = target_sets.get(id(mention.targets))
+        if targets is None:
+            targets = target_sets[id(mention.targets)] = frozenset(mention.targets)
+        cited[mention.source].append(targets)
+    similarity = similarity_graph(items, settings, duplicate_of, cited)
     group_of = dict(zip(ids, similarity.group_index, strict=True))
     release_edges = [
         CitationEdge(item_id, release_id, EdgeOrigin.RELEASE_OVERLAP, f"containment {score}")
@@ -124,7 +126,7 @@ def build_graph(
     ]
     citation_edges = tuple(
         sorted(
-            set(resolve_mentions(mentions, group_of)) | set(release_edges),
+            set(resolve_mentions(mentions, group_of, similarity.overlap.closest)) | set(release_edges),
             key=lambda e: (e.source, e.target, e.origin, e.detail),
         )
     )

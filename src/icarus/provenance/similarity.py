@@ -37,6 +37,7 @@ from decimal import Decimal
 
 import igraph
 import numpy as np
+import numpy.typing as npt
 from datasketch import MinHashLSH
 
 from icarus.ledger.evidence import EvidenceItem, SourceClass
@@ -120,8 +121,11 @@ def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[st
     story and the lines are kept; if they are a minority, they are a footer or sidebar and are dropped.
     """
     items_with: dict[tuple[str, str], list[int]] = defaultdict(list)
+    text_length: list[int] = []
     for index, (domain, lines) in enumerate(zip(domains, lines_of, strict=True)):
-        for line in set(lines):
+        distinct = set(lines)
+        text_length.append(sum(map(len, distinct)))
+        for line in distinct:
             items_with[(domain, line)].append(index)
     together: dict[tuple[int, ...], list[tuple[str, str]]] = defaultdict(list)
     for key, holders in items_with.items():
@@ -130,8 +134,7 @@ def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[st
     boilerplate: set[tuple[str, str]] = set()
     for group, keys in together.items():
         shared = sum(len(line) for _, line in keys)
-        total = sum(sum(len(line) for line in set(lines_of[index])) for index in group) / len(group)
-        if shared * 2 < total:
+        if shared * 2 * len(group) < sum(text_length[index] for index in group):
             boilerplate.update(keys)
     return boilerplate
 
@@ -157,6 +160,34 @@ class SimilarityResult:
     amplification_groups: tuple[tuple[str, ...], ...]
     # (item id, release id, containment) for each H19 overlap at or above the threshold
     release_pairs: tuple[tuple[str, str, Decimal], ...]
+    overlap: TextOverlap
+
+
+class TextOverlap:
+    """Which of several candidate items a given item's text overlaps most (by MinHash agreement)."""
+
+    def __init__(self, ids: Sequence[str], signatures: U32, has_signature: npt.NDArray[np.bool_]) -> None:
+        self._index = {evidence_id: i for i, evidence_id in enumerate(ids)}
+        self._signatures = signatures
+        self._has_signature = has_signature
+
+    def closest(self, source: str, candidates: Sequence[str]) -> tuple[str, ...]:
+        """Among candidate evidence items, those sharing the most signature positions with ``source``.
+
+        Candidates that are not evidence items (virtual nodes) are always kept. Nothing is dropped when
+        ``source`` has no signature or shares no position with any candidate.
+        """
+        row = self._index[source]
+        rows = [self._index.get(candidate, -1) for candidate in candidates]
+        scored = [(c, r) for c, r in zip(candidates, rows, strict=True) if r >= 0 and self._has_signature[r]]
+        if not self._has_signature[row] or len(scored) < 2:
+            return tuple(candidates)
+        agree = np.count_nonzero(self._signatures[[r for _, r in scored]] == self._signatures[row], axis=1)
+        best = int(agree.max())
+        if best == 0:
+            return tuple(candidates)
+        dropped = {c for (c, _), count in zip(scored, agree.tolist(), strict=True) if count < best}
+        return tuple(c for c in candidates if c not in dropped)
 
 
 class _EdgeSink:
@@ -374,7 +405,7 @@ class _Similarity:
         return overlap, pairs
 
     def amplification(
-        self, cited: Mapping[str, frozenset[str]], groups: Sequence[Sequence[int]]
+        self, cited: Mapping[str, Sequence[frozenset[str]]], groups: Sequence[Sequence[int]]
     ) -> list[tuple[str, ...]]:
         """H21: enough near-identical items from enough domains inside the window, with no shared origin.
 
@@ -421,7 +452,7 @@ class _Similarity:
                     self.sink.chain(chosen, self._min_score(chosen), "amplification")
         return sorted(found)
 
-    def _is_amplification(self, chosen: Sequence[int], cited: Mapping[str, frozenset[str]]) -> bool:
+    def _is_amplification(self, chosen: Sequence[int], cited: Mapping[str, Sequence[frozenset[str]]]) -> bool:
         settings = self.settings
         if len(chosen) < settings.amplification_min_items:
             return False
@@ -433,12 +464,12 @@ class _Similarity:
         # A shared attributed origin (one member citing another, or two members citing the same source)
         # makes this ordinary syndication, which H2 already handles.
         ids = {self.ids[i] for i in chosen}
-        seen: set[str] = set()
+        seen: set[frozenset[str]] = set()
         for i in chosen:
-            targets = cited.get(self.ids[i], frozenset())
-            if targets & ids or targets & seen:
-                return False
-            seen |= targets
+            for targets in cited.get(self.ids[i], ()):
+                if not ids.isdisjoint(targets) or targets in seen:
+                    return False
+                seen.add(targets)
         return True
 
     def _min_score(self, chosen: Sequence[int]) -> Decimal:
@@ -458,11 +489,11 @@ def similarity_graph(
     evidence: Sequence[EvidenceItem],
     settings: ProvenanceSettings,
     duplicate_of: Mapping[str, str],
-    cited: Mapping[str, frozenset[str]],
+    cited: Mapping[str, Sequence[frozenset[str]]],
 ) -> SimilarityResult:
     """Copy groups over ``evidence`` (which must be sorted by id).
 
-    ``cited`` maps each item to every target its citations name, for H21's shared-origin test.
+    ``cited`` maps each item to the target set of each of its citations, for H21's shared-origin test.
     """
     state = _Similarity(evidence, settings)
     state.identical(duplicate_of)
@@ -485,4 +516,5 @@ def similarity_graph(
         release_overlap=dict(sorted(release_overlap.items())),
         amplification_groups=tuple(amplification),
         release_pairs=tuple(sorted(release_pairs)),
+        overlap=TextOverlap(state.ids, state.signatures, state.has_signature),
     )
