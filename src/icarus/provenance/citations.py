@@ -69,6 +69,9 @@ _NOT_A_NAME = frozenset(
     }
 )  # fmt: skip
 
+_DOMAIN_SUFFIX = re.compile(r"\.(?:com|org|net|co\.uk)$")
+_POSSESSIVE = re.compile(r"'s\b")
+_NAME_WORDS = re.compile(r"[a-z0-9&]+")
 _CAP_WORD = r"[A-Z][\w&'’.-]*"
 _NAME = rf"(?:{_CAP_WORD})(?:\s+(?:(?:of|the|for|and|de|du)\s+)*{_CAP_WORD})*"
 
@@ -115,9 +118,9 @@ def normalise_name(name: str) -> str:
     spellings fold to ``ap``, ``reuters`` and ``afp``.
     """
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower().strip()
-    text = re.sub(r"\.(?:com|org|net|co\.uk)$", "", text)
-    text = re.sub(r"'s\b", "", text.replace("’", "'"))
-    words = re.findall(r"[a-z0-9&]+", text)
+    text = _DOMAIN_SUFFIX.sub("", text)
+    text = _POSSESSIVE.sub("", text.replace("’", "'"))
+    words = _NAME_WORDS.findall(text)
     while words and words[0] == "the":
         words.pop(0)
     slug = "-".join(words)

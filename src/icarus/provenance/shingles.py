@@ -21,9 +21,11 @@ import numpy.typing as npt
 
 __all__ = [
     "ShingleSets",
+    "Words",
     "estimated_matches",
     "minhash_signatures",
     "shingle_sets",
+    "words_of",
 ]
 
 U64 = npt.NDArray[np.uint64]
@@ -64,13 +66,23 @@ class _WordHashes(dict[str, int]):
         return value
 
 
-def _word_hashes(texts: Sequence[str], table: _WordHashes) -> tuple[U64, I64]:
+@dataclass(frozen=True, slots=True)
+class Words:
+    """Per-document word hashes: document ``d`` owns ``hashes[offsets[d]:offsets[d + 1]]``."""
+
+    hashes: U64
+    offsets: I64
+
+
+def words_of(texts: Sequence[str]) -> Words:
+    """Tokenise and hash every text once; shingles of any width can then be built from the result."""
+    table = _WordHashes()
     hashes: list[int] = []
     offsets = [0]
     for text in texts:
         hashes.extend(map(table.__getitem__, _WORD.findall(text)))
         offsets.append(len(hashes))
-    return np.fromiter(hashes, dtype=np.uint64, count=len(hashes)), np.asarray(offsets, np.int64)
+    return Words(np.fromiter(hashes, dtype=np.uint64, count=len(hashes)), np.asarray(offsets, np.int64))
 
 
 def _mix(values: U64) -> U64:
@@ -82,11 +94,13 @@ def _mix(values: U64) -> U64:
     return values ^ (values >> np.uint64(31))
 
 
-def shingle_sets(texts: Sequence[str], words: int) -> ShingleSets:
+def shingle_sets(texts: Sequence[str] | Words, words: int) -> ShingleSets:
     """Distinct hashed shingles of ``words`` consecutive words for each text."""
-    table = _WordHashes()
+    tokens = texts if isinstance(texts, Words) else words_of(texts)
+    documents = len(tokens.offsets) - 1
     parts = [
-        _shingle_batch(texts[i : i + _BATCH_TEXTS], words, table) for i in range(0, len(texts), _BATCH_TEXTS)
+        _shingle_batch(tokens, first, min(first + _BATCH_TEXTS, documents), words)
+        for first in range(0, documents, _BATCH_TEXTS)
     ]
     if not parts:
         return ShingleSets(np.zeros(0, np.uint64), np.zeros(1, np.int64))
@@ -97,15 +111,19 @@ def shingle_sets(texts: Sequence[str], words: int) -> ShingleSets:
     return ShingleSets(hashes, offsets)
 
 
-def _shingle_batch(texts: Sequence[str], words: int, table: _WordHashes) -> ShingleSets:
-    word_hash, word_offsets = _word_hashes(texts, table)
+def _shingle_batch(tokens: Words, first: int, last: int, words: int) -> ShingleSets:
+    """Shingles of documents ``first`` to ``last - 1`` (bounded batches keep memory flat)."""
+    lo, hi = int(tokens.offsets[first]), int(tokens.offsets[last])
+    word_hash = tokens.hashes[lo:hi]
+    word_offsets = tokens.offsets[first : last + 1] - lo
+    documents = last - first
     total = len(word_hash)
     multipliers = np.random.default_rng(_POSITION_SEED).integers(
         1, np.iinfo(np.uint64).max, size=words, dtype=np.uint64, endpoint=False
     ) | np.uint64(1)
     starts = total - words + 1
     if starts <= 0:
-        return ShingleSets(np.zeros(0, np.uint64), np.zeros(len(texts) + 1, np.int64))
+        return ShingleSets(np.zeros(0, np.uint64), np.zeros(documents + 1, np.int64))
     combined = np.zeros(starts, dtype=np.uint64)
     with np.errstate(over="ignore"):
         for position in range(words):
@@ -122,8 +140,8 @@ def _shingle_batch(texts: Sequence[str], words: int, table: _WordHashes) -> Shin
     keep = np.ones(len(order), dtype=bool)
     keep[1:] = (doc_sorted[1:] != doc_sorted[:-1]) | (hash_sorted[1:] != hash_sorted[:-1])
     doc_sorted = doc_sorted[keep]
-    counts = np.bincount(doc_sorted, minlength=len(texts))
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    counts = np.bincount(doc_sorted, minlength=documents)
+    offsets = np.zeros(documents + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     return ShingleSets(hash_sorted[keep], offsets)
 

@@ -26,6 +26,7 @@ Modularity-based communities can split a group when an item is added.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import re
@@ -44,7 +45,14 @@ from icarus.ledger.evidence import EvidenceItem, SourceClass
 from icarus.provenance.canonical import registered_domain
 from icarus.provenance.citations import normalise_name
 from icarus.provenance.model import SimilarityEdge
-from icarus.provenance.shingles import I64, U32, estimated_matches, minhash_signatures, shingle_sets
+from icarus.provenance.shingles import (
+    I64,
+    U32,
+    estimated_matches,
+    minhash_signatures,
+    shingle_sets,
+    words_of,
+)
 from icarus.scoring.icarus.config import ProvenanceSettings
 
 __all__ = [
@@ -71,6 +79,8 @@ _FURNITURE = re.compile(
     r"advertisement|read more|click here|recommended for you|related:)"
 )
 _FURNITURE_MAX_WORDS = 25
+_TITLE_SEPARATOR = re.compile(r"\s+[|–—-]\s+")
+_WORDS = re.compile(r"[^\W_]+")
 _BOILERPLATE_ITEMS = 3
 _METADATA_SLACK = Decimal("0.20")
 _SCORE_PLACES = Decimal("0.0001")
@@ -96,21 +106,29 @@ def normalise_title(title: str | None, publisher: str) -> str:
     """Lower-case words of the title, without a trailing ``| Publisher`` or ``- Publisher``."""
     if not title:
         return ""
-    parts = re.split(r"\s+[|–—-]\s+", title)
+    parts = _TITLE_SEPARATOR.split(title)
     if len(parts) > 1 and normalise_name(parts[-1]) == normalise_name(publisher):
         title = " ".join(parts[:-1])
-    return " ".join(re.findall(r"[^\W_]+", title.lower()))
+    return " ".join(_WORDS.findall(title.lower()))
 
 
 def _normalised_lines(text: str) -> list[str]:
-    lines = [" ".join(line.split()) for line in text.lower().splitlines()]
-    if _FURNITURE.search(text.lower()) is None:
-        return [line for line in lines if line]
-    return [
-        line
-        for line in lines
-        if line and not (line.count(" ") < _FURNITURE_MAX_WORDS and _FURNITURE.search(line))
-    ]
+    lowered = text.lower()
+    raw_lines = lowered.splitlines()
+    furniture: set[int] = set()
+    hits = [match.start() for match in _FURNITURE.finditer(lowered)]
+    if hits:
+        # One scan of the whole text; map each hit to its line by the lines' start offsets.
+        starts = list(
+            itertools.accumulate((len(line) for line in lowered.splitlines(keepends=True)), initial=0)
+        )
+        furniture = {bisect.bisect_right(starts, hit) - 1 for hit in hits}
+    lines = []
+    for number, raw in enumerate(raw_lines):
+        words = raw.split()
+        if words and not (number in furniture and len(words) <= _FURNITURE_MAX_WORDS):
+            lines.append(" ".join(words))
+    return lines
 
 
 def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[str]]) -> set[tuple[str, str]]:
@@ -120,22 +138,24 @@ def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[st
     are judged together: if, together, they are most of those items' text, the items are copies of one
     story and the lines are kept; if they are a minority, they are a footer or sidebar and are dropped.
     """
-    items_with: dict[tuple[str, str], list[int]] = defaultdict(list)
+    items_with: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     text_length: list[int] = []
     for index, (domain, lines) in enumerate(zip(domains, lines_of, strict=True)):
         distinct = set(lines)
         text_length.append(sum(map(len, distinct)))
+        per_domain = items_with[domain]
         for line in distinct:
-            items_with[(domain, line)].append(index)
-    together: dict[tuple[int, ...], list[tuple[str, str]]] = defaultdict(list)
-    for key, holders in items_with.items():
-        if len(holders) >= _BOILERPLATE_ITEMS:
-            together[tuple(holders)].append(key)
+            per_domain[line].append(index)
     boilerplate: set[tuple[str, str]] = set()
-    for group, keys in together.items():
-        shared = sum(len(line) for _, line in keys)
-        if shared * 2 * len(group) < sum(text_length[index] for index in group):
-            boilerplate.update(keys)
+    for domain, per_domain in items_with.items():
+        together: dict[tuple[int, ...], list[str]] = defaultdict(list)
+        for line, holders in per_domain.items():
+            if len(holders) >= _BOILERPLATE_ITEMS:
+                together[tuple(holders)].append(line)
+        for group, lines in together.items():
+            shared = sum(map(len, lines))
+            if shared * 2 * len(group) < sum(text_length[index] for index in group):
+                boilerplate.update((domain, line) for line in lines)
     return boilerplate
 
 
@@ -254,7 +274,7 @@ def candidate_pairs(signatures: U32, bands: int, rows: int) -> tuple[I64, I64]:
 
 
 def _byline_key(item: EvidenceItem) -> str:
-    return " ".join(re.findall(r"[^\W_]+", (item.byline or "").lower()))
+    return " ".join(_WORDS.findall((item.byline or "").lower()))
 
 
 class _Similarity:
@@ -270,7 +290,8 @@ class _Similarity:
         unique_index: dict[str, int] = {}
         text_of = [unique_index.setdefault(text, len(unique_index)) for text in clean_texts(evidence)]
         self.unique_texts = list(unique_index)
-        shingles = shingle_sets(self.unique_texts, settings.shingle_words)
+        self.words = words_of(self.unique_texts)
+        shingles = shingle_sets(self.words, settings.shingle_words)
         unique_signatures = minhash_signatures(shingles, self.permutations, settings.minhash_seed)
         self.text_of = np.asarray(text_of, dtype=np.int64)
         self.shingle_counts = shingles.counts[self.text_of]
@@ -365,7 +386,7 @@ class _Similarity:
         release_items = [i for i, flag in enumerate(is_release) if flag]
         if not release_items:
             return {}, []
-        long = shingle_sets(self.unique_texts, self.settings.release_shingle_words)
+        long = shingle_sets(self.words, self.settings.release_shingle_words)
         counts = long.counts
         texts = len(counts)
         release_texts = sorted({int(self.text_of[i]) for i in release_items})
