@@ -21,6 +21,15 @@ RESULTS = Path(__file__).parent / "results"
 
 def _table(name: str, rows: list[dict[str, Any]]) -> Table:
     columns = list(dict.fromkeys(key for row in rows for key in row))
+    if len(columns) > 6:
+        # Many measures: one row per measure, one column per run, so the table fits a terminal.
+        table = Table(title=f"bench.{name}")
+        table.add_column("measure")
+        for row in rows:
+            table.add_column(str(row.get(columns[0], "")), justify="right")
+        for column in columns[1:]:
+            table.add_row(column.replace("_", " "), *(str(row.get(column, "")) for row in rows))
+        return table
     table = Table(title=f"bench.{name}")
     for column in columns:
         table.add_column(column.replace("_", " "), justify="right")

@@ -15,6 +15,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -146,11 +147,19 @@ def _shingle_batch(tokens: Words, first: int, last: int, words: int) -> ShingleS
     return ShingleSets(hash_sorted[keep], offsets)
 
 
-def minhash_signatures(shingles: ShingleSets, permutations: int, seed: int) -> U32:
-    """One MinHash signature row per document; a document without shingles gets all ``0xFFFFFFFF``."""
+@lru_cache(maxsize=16)
+def _permutations(permutations: int, seed: int) -> tuple[U64, U64]:
     rng = np.random.default_rng(seed)
     a = rng.integers(1, np.iinfo(np.uint64).max, size=permutations, dtype=np.uint64) | np.uint64(1)
     b = rng.integers(0, np.iinfo(np.uint64).max, size=permutations, dtype=np.uint64)
+    a.flags.writeable = False
+    b.flags.writeable = False
+    return a, b
+
+
+def minhash_signatures(shingles: ShingleSets, permutations: int, seed: int) -> U32:
+    """One MinHash signature row per document; a document without shingles gets all ``0xFFFFFFFF``."""
+    a, b = _permutations(permutations, seed)
     docs = len(shingles.offsets) - 1
     signatures = np.full((docs, permutations), np.iinfo(np.uint32).max, dtype=np.uint32)
     counts = shingles.counts

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
+from functools import lru_cache
 
 import igraph
 import numpy as np
@@ -238,8 +239,12 @@ class _EdgeSink:
 _LSH_WEIGHTS = (0.1, 0.9)
 
 
+@lru_cache(maxsize=64)
 def lsh_bands(threshold: Decimal, permutations: int) -> tuple[int, int]:
-    """(bands, rows) that datasketch's MinHashLSH picks for this threshold, signature length and weights."""
+    """(bands, rows) that datasketch's MinHashLSH picks for this threshold, signature length and weights.
+
+    Cached: the choice integrates false-positive and false-negative curves, which costs milliseconds.
+    """
     lsh = MinHashLSH(threshold=float(threshold), num_perm=permutations, weights=_LSH_WEIGHTS)
     return int(lsh.b), int(lsh.r)
 
