@@ -179,9 +179,17 @@ class PolicyConfig(BaseModel):
 
     @property
     def config_hash(self) -> str:
-        """SHA-256 of the canonical JSON of the resolved config."""
-        return "sha256:" + sha256_hex(canonical_json(self.canonical()))
+        """SHA-256 of the canonical JSON of the resolved config (memoised per instance: configs are frozen,
+        and a copy with changes is a new instance)."""
+        known = _CONFIG_HASHES.get(id(self))
+        if known is not None and known[0] is self:
+            return known[1]
+        digest = "sha256:" + sha256_hex(canonical_json(self.canonical()))
+        _CONFIG_HASHES[id(self)] = (self, digest)
+        return digest
 
+
+_CONFIG_HASHES: dict[int, tuple[PolicyConfig, str]] = {}
 
 # Rule parts the seed publishes as "not yet live"; icarus@1.0 lists them all as inert.
 KNOWN_FEATURES: frozenset[str] = frozenset(

@@ -21,7 +21,6 @@ from icarus.scoring.canonical import canonical_json, code_hash, format_decimal, 
 from icarus.scoring.icarus.aggregate import ClusterSummary, Totals, summarise_cluster, totals
 from icarus.scoring.icarus.assess import (
     ItemAssessment,
-    anchoring,
     assess_item,
     exclude,
     multiply_validity,
@@ -149,7 +148,7 @@ def _score_claim(
 
     raw = run("raw", drop_unanchored=False, apply_retraction=False)
     passes = [raw]
-    has_unanchored = any(not anchoring(item)[0] for item, _ in judged)
+    has_unanchored = any(not a.anchored for a in raw.assessments.values())
     anchored = run("anchored", drop_unanchored=True, apply_retraction=False) if has_unanchored else raw
     if has_unanchored:
         passes.append(anchored)
