@@ -37,7 +37,24 @@ WIRES = (
     ("AFP", "afp.com", "AFP"),
 )
 RELEASE_HOSTS = ("prnewswire.com", "businesswire.com", "globenewswire.com")
-SYLLABLES = ("ka", "lo", "mi", "ren", "tu", "sa", "vel", "dor", "pi", "an", "qu", "ber", "ix", "on", "shi", "ta")
+SYLLABLES = (
+    "ka",
+    "lo",
+    "mi",
+    "ren",
+    "tu",
+    "sa",
+    "vel",
+    "dor",
+    "pi",
+    "an",
+    "qu",
+    "ber",
+    "ix",
+    "on",
+    "shi",
+    "ta",
+)
 
 
 @dataclass
@@ -65,7 +82,10 @@ class _Generator:
     def _outlet(self, k: int) -> tuple[str, str, list[str]]:
         name = " ".join(w.capitalize() for w in self._words(2)) + f" {k}"
         domain = f"outlet{k}.example"
-        footer = [f"{name} is published by {name} Media in its home town since {1900 + k % 120}.", "Share this article"]
+        footer = [
+            f"{name} is published by {name} Media in its home town since {1900 + k % 120}.",
+            "Share this article",
+        ]
         return name, domain, footer
 
     def _words(self, count: int) -> list[str]:
@@ -150,11 +170,15 @@ class _Generator:
             source_name, source_url = publisher, origin.url
         elif kind == "scoop":
             outlet = rng.choice(self.outlets)
-            origin = self._add(publisher=outlet[0], domain=outlet[1], text="\n".join(paragraphs), minutes=start)
+            origin = self._add(
+                publisher=outlet[0], domain=outlet[1], text="\n".join(paragraphs), minutes=start
+            )
             for _ in range(rng.randint(1, 6)):
                 other = rng.choice(self.outlets)
                 text = "\n".join(paragraphs) + f"\nThis story was first reported by {outlet[0]}."
-                self._add(publisher=other[0], domain=other[1], text=text, minutes=start + rng.uniform(30, 600))
+                self._add(
+                    publisher=other[0], domain=other[1], text=text, minutes=start + rng.uniform(30, 600)
+                )
             source_name, source_url = outlet[0], origin.url
         else:
             host = rng.choice(RELEASE_HOSTS)
@@ -169,7 +193,9 @@ class _Generator:
                 outlet = rng.choice(self.outlets)
                 intro = " ".join(self._words(20)) + "."
                 text = "\n".join([intro, *paragraphs[: max(3, int(len(paragraphs) * 0.85))], *outlet[2]])
-                self._add(publisher=outlet[0], domain=outlet[1], text=text, minutes=start + rng.uniform(10, 300))
+                self._add(
+                    publisher=outlet[0], domain=outlet[1], text=text, minutes=start + rng.uniform(10, 300)
+                )
             source_name, source_url = "", origin.url
         # Rewrites: some new sentences, some of the original's, citing it by link or by name.
         rewrites = []
@@ -272,7 +298,9 @@ def _time_core(corpus: Corpus, settings: ProvenanceSettings) -> dict[str, Any]:
     built = time.perf_counter()
     clusters = elect_origins(graph, facts)
     elected = time.perf_counter()
-    cluster_of = {member: cluster_id for cluster_id, members in graph.cluster_members.items() for member in members}
+    cluster_of = {
+        member: cluster_id for cluster_id, members in graph.cluster_members.items() for member in members
+    }
     agree = sum(1 for ids in corpus.wire_stories.values() if len({cluster_of[i] for i in ids}) == 1)
     return {
         "items": len(corpus.items),
@@ -292,7 +320,7 @@ def _time_core(corpus: Corpus, settings: ProvenanceSettings) -> dict[str, Any]:
 
 
 def _minhash_comparison(corpus: Corpus, settings: ProvenanceSettings) -> dict[str, Any]:
-    """Our numpy MinHash against datasketch's ``MinHash.bulk`` on the same shingles of the same items."""
+    """Text to signatures: our numpy MinHash against datasketch's ``MinHash.bulk`` on the same items."""
     from datasketch import MinHash
 
     texts = [item.text.lower() for item in corpus.items]
@@ -328,7 +356,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             runs[size]["naive_over_ours"] = round(seconds / runs[size]["total_s"], 2)
     result: dict[str, Any] = {
         "runs": [runs[size] for size in sizes],
-        "minhash": _minhash_comparison(generate(1_000, args.seed), settings),
+        "minhash": [_minhash_comparison(generate(size, args.seed), settings) for size in (1_000, 10_000)],
         "targets": {"10k_total_s_below": 10, "growth_100k_over_10k_below": 12},
     }
     if 100_000 in runs:
