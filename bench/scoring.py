@@ -22,11 +22,51 @@ from icarus.scoring.icarus.engine import provenance_graph, score_ledger
 
 ITEMS_PER_LEDGER = 20
 AS_OF = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
-WORDS = (
-    "council budget transit harbor vote report figure office committee hearing review audit water energy "
-    "housing plan policy agency district program service public project funding market price growth rate "
-    "survey study season storm road rail port station contract worker union court ruling statement record"
-).split()
+WORDS = [
+    "council",
+    "budget",
+    "transit",
+    "harbor",
+    "vote",
+    "report",
+    "figure",
+    "office",
+    "committee",
+    "hearing",
+    "review",
+    "audit",
+    "water",
+    "energy",
+    "housing",
+    "plan",
+    "policy",
+    "agency",
+    "district",
+    "program",
+    "service",
+    "public",
+    "project",
+    "funding",
+    "market",
+    "price",
+    "growth",
+    "rate",
+    "survey",
+    "study",
+    "season",
+    "storm",
+    "road",
+    "rail",
+    "port",
+    "station",
+    "contract",
+    "worker",
+    "union",
+    "court",
+    "ruling",
+    "statement",
+    "record",
+]
 
 
 def _text(rng: random.Random, words: int) -> str:

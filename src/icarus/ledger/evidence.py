@@ -249,14 +249,18 @@ class ValidityFlags(LedgerModel):
         default=False,
         description="An expression of concern is open: a validity multiplier (H16), a confidence penalty, and G5.",
     )
-    corrected: bool = Field(default=False, description="The item has been corrected: the correction multiplier on V (H25).")
+    corrected: bool = Field(
+        default=False, description="The item has been corrected: the correction multiplier on V (H25)."
+    )
     corrected_at: UtcDatetime | None = Field(
         default=None, description="When the latest correction was made; recent corrections hold G5 open."
     )
     correction_pending: bool = Field(
         default=False, description="A correction is pending or under review: a confidence penalty and G5."
     )
-    preprint: bool = Field(default=False, description="Not peer reviewed: the preprint multiplier on V (H17).")
+    preprint: bool = Field(
+        default=False, description="Not peer reviewed: the preprint multiplier on V (H17)."
+    )
     anonymous_sourcing: bool = Field(
         default=False,
         description="Rests on anonymous sources: the anonymous-sourcing multiplier on V, and an uncertain origin if elected (H11).",
