@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import random
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
@@ -99,6 +100,31 @@ _VOCABULARY = [
     "index",
     "forecast",
 ]
+
+
+SYLLABLES = (
+    "ka",
+    "lo",
+    "mi",
+    "ren",
+    "tu",
+    "sa",
+    "vel",
+    "dor",
+    "pi",
+    "an",
+    "qu",
+    "ber",
+    "ix",
+    "on",
+    "shi",
+    "ta",
+)
+
+
+def pseudo_words(rng: random.Random, count: int) -> list[str]:
+    """``count`` words of two to four syllables: texts from different generators barely overlap."""
+    return ["".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(count)]
 
 
 def unique_text(seed: str, words: int = 60) -> str:

@@ -12,33 +12,14 @@ import pytest
 from icarus.ledger.evidence import EvidenceItem, SourceClass
 from icarus.ledger.reputation import ReputationMethod, ReputationRecord, SourceTier
 from icarus.scoring.icarus.config import ProvenanceSettings, load_policy
+from tests.builders import pseudo_words
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
-
-_SYLLABLES = (
-    "ka",
-    "lo",
-    "mi",
-    "ren",
-    "tu",
-    "sa",
-    "vel",
-    "dor",
-    "pi",
-    "an",
-    "qu",
-    "ber",
-    "ix",
-    "on",
-    "shi",
-    "ta",
-)
 
 
 def words(seed: int, count: int) -> list[str]:
     """``count`` pseudo-words from a generator seeded by ``seed``: different seeds barely overlap."""
-    rng = random.Random(seed)
-    return ["".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 4))) for _ in range(count)]
+    return pseudo_words(random.Random(seed), count)
 
 
 def story(seed: int, count: int = 120) -> str:
