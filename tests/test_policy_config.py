@@ -88,3 +88,11 @@ def test_methodology_follows_a_changed_number() -> None:
 def test_not_yet_live_parts_are_listed_only_for_1_0() -> None:
     assert "`H12.force_misleading`" in render_methodology(load_policy("icarus@1.0"))
     assert "Every rule is live" in render_methodology(load_policy("icarus@1.1"))
+
+
+@pytest.mark.parametrize("ref", ["icarus@1.0", "icarus@1.1"])
+def test_published_methodology_pages_are_up_to_date(ref: str) -> None:
+    from pathlib import Path
+
+    page = Path(__file__).parents[1] / "docs" / "methodology" / f"{ref.replace('@', '-')}.md"
+    assert page.read_text() == render_methodology(load_policy(ref)), "regenerate with `icarus policy show`"

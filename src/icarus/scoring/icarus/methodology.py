@@ -5,7 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from icarus.scoring.canonical import format_decimal
 from icarus.scoring.icarus.catalog import GATES, RULES, RuleEntry
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.scoring.labels import Label
@@ -37,7 +36,7 @@ def _values(policy: PolicyConfig) -> dict[str, str]:
 
 def _fmt(value: Any) -> str:
     if isinstance(value, Decimal):
-        return format_decimal(value) if value != value.to_integral() or "." in str(value) else str(value)
+        return str(value)  # exactly as written in the config: "0.30" stays "0.30"
     if isinstance(value, (list, tuple)):
         return ", ".join(_fmt(v) for v in value)
     return str(value)
