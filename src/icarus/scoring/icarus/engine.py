@@ -7,18 +7,14 @@ trace of every factor with its own hash.
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import datetime
 from decimal import Decimal
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from icarus.ledger import Claim, ClaimJudgment, EvidenceItem, Ledger, SourceClass, TemporalScope
-from icarus.provenance import Cluster, ElectionFacts, ProvenanceGraph, build_graph, elect_origins
-from icarus.scoring.canonical import canonical_json, code_hash, format_decimal, sha256_hex
-from icarus.scoring.icarus.aggregate import ClusterSummary, Totals, summarise_cluster, totals
+from icarus.provenance import ElectionFacts, ProvenanceGraph, build_graph, elect_origins
+from icarus.scoring.icarus.aggregate import summarise_cluster, totals
 from icarus.scoring.icarus.assess import (
     ItemAssessment,
     assess_item,
@@ -26,9 +22,9 @@ from icarus.scoring.icarus.assess import (
     multiply_validity,
     zero_validity,
 )
-from icarus.scoring.icarus.confidence import Confidence, confidence
+from icarus.scoring.icarus.confidence import confidence
 from icarus.scoring.icarus.config import PolicyConfig, load_policy
-from icarus.scoring.icarus.decision import Decision, decide
+from icarus.scoring.icarus.decision import decide
 from icarus.scoring.icarus.gates import (
     GateEvent,
     g0_ineligibility,
@@ -37,54 +33,15 @@ from icarus.scoring.icarus.gates import (
     g5_correction_window,
     g6_hold,
     g6_is_ongoing,
-    g7_violations,
 )
-from icarus.scoring.icarus.selfevidence import SelfEvidenceCheck, check_claim
+from icarus.scoring.icarus.outcome import ClaimOutcome, Pass
+from icarus.scoring.icarus.publish import assemble, utc_text
+from icarus.scoring.icarus.selfevidence import check_claim
 from icarus.scoring.icarus.statistics import magnitude_conflict
-from icarus.scoring.labels import Band, Label, lower_band, most_adverse
+from icarus.scoring.labels import Band, Label, lower_band
 
 ZERO = Decimal(0)
 ONE = Decimal(1)
-TRACE_VERSION = "icarus-trace/1"
-_CORE_PACKAGES = ("ledger", "provenance", "scoring")
-
-
-@cache
-def core_code_hash() -> str:
-    """Hash of the pure core's source: which code produced a result."""
-    root = Path(__file__).resolve().parents[2]
-    return "sha256:" + sha256_hex("".join(code_hash(root / name) for name in _CORE_PACKAGES))
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """One scoring pass over a claim's evidence (G3 and G4 compare passes)."""
-
-    name: str
-    assessments: dict[str, ItemAssessment]
-    clusters: tuple[Cluster, ...]
-    summaries: list[ClusterSummary]
-    totals: Totals
-    too_many_hops: bool
-    decision: Decision
-
-
-@dataclass(slots=True)
-class ClaimOutcome:
-    claim: Claim
-    label: Label
-    scored_label: Label  # after G0-G4, before G6 holds it: what the next run compares against
-    band: Band
-    decision: Decision
-    confidence: Confidence
-    final: Pass
-    passes: list[Pass]
-    gates: list[GateEvent]
-    selfcheck: SelfEvidenceCheck
-    freshness: Decimal
-    caveats: list[str] = field(default_factory=list)
-    recheck_triggers: list[str] = field(default_factory=list)
-    review_requests: list[dict[str, str]] = field(default_factory=list)
 
 
 def score_ledger(
@@ -108,7 +65,7 @@ def score_ledger(
             )
             continue
         outcomes.append(_score_claim(claim, ledger, items, graph, policy))
-    return _assemble(ledger, policy, graph, outcomes, not_assessed)
+    return assemble(ledger, policy, graph, outcomes, not_assessed)
 
 
 def provenance_graph(ledger: Ledger, policy: PolicyConfig) -> ProvenanceGraph:
@@ -385,7 +342,7 @@ def _apply_late_gates(outcome: ClaimOutcome, ledger: Ledger, policy: PolicyConfi
     if g6_is_ongoing(outcome.claim, counted, ledger.as_of, policy):
         outcome.recheck_triggers.append("G6")
         hold, cap = g6_hold(outcome.claim, outcome.label, ledger, policy)
-        as_of = _utc_text(ledger.as_of)
+        as_of = utc_text(ledger.as_of)
         if hold:
             outcome.gates.append(GateEvent("G6", "unverifiable", f"developing, as of {as_of}"))
             outcome.label = Label.UNVERIFIABLE
@@ -452,260 +409,3 @@ def _review_requests(
                 )
                 break
     return requests
-
-
-# --- the published result and its trace ------------------------------------------------------------------
-
-
-def _utc_text(moment: datetime) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
-
-
-_QUANTA = {places: Decimal(1).scaleb(-places) for places in (2, 4, 6)}
-
-
-def _dec(value: Decimal, places: int = 6) -> str:
-    """Fixed-point text rounded half-even to ``places`` decimals (trailing zeros dropped)."""
-    exponent = value.as_tuple().exponent
-    if isinstance(exponent, int) and exponent >= -places:
-        return format_decimal(value)
-    return format_decimal(value.quantize(_QUANTA[places]))
-
-
-def _reasons(outcome: ClaimOutcome) -> list[dict[str, str]]:
-    decision = outcome.decision
-    reasons = [{"code": f"{decision.rule}@1", "message": decision.message}]
-    reasons.extend({"code": f"{decision.rule}@1", "message": detail} for detail in decision.details)
-    for misrep in outcome.selfcheck.misrepresentations:
-        reasons.append({"code": f"{misrep.rule}@1", "message": misrep.message})
-    for gate in outcome.gates:
-        reasons.append({"code": f"{gate.gate}@1", "message": gate.message})
-    for name, value in outcome.confidence.penalties.items():
-        reasons.append({"code": "penalty@1", "message": f"{name.replace('_', ' ')} -{_dec(value, 2)}"})
-    fired = sorted(
-        {flag for a in outcome.final.assessments.values() for flag in a.flags} | set(outcome.selfcheck.flags),
-        key=_rule_sort_key,
-    )
-    for flag in fired:
-        reasons.append({"code": f"{flag}@1", "message": "fired on this claim's evidence"})
-    assessments = outcome.final.assessments.values()
-    if assessments and all(a.inaccessible for a in assessments):
-        reasons.append({"code": "H28@1", "message": "inaccessible: no evidence could be read"})
-    return reasons
-
-
-def _rule_sort_key(code: str) -> tuple[str, int]:
-    digits = "".join(ch for ch in code if ch.isdigit())
-    return code[0], int(digits or 0)
-
-
-def _claim_result(outcome: ClaimOutcome, policy: PolicyConfig, as_of: datetime) -> dict[str, Any]:
-    offsets = policy.gates.recheck_offsets_minutes if outcome.recheck_triggers else ()
-    return {
-        "id": outcome.claim.claim_id,
-        "text": outcome.claim.text,
-        "label": outcome.label.value,
-        "symbol": outcome.label.symbol,
-        "band": outcome.band.value,
-        "reasons": _reasons(outcome),
-        "caveats": outcome.caveats,
-        "recheck": {
-            "triggers": outcome.recheck_triggers,
-            "at": [_utc_text(as_of + timedelta(minutes=m)) for m in offsets],
-        },
-        "review_requests": outcome.review_requests,
-        "scored_label": outcome.scored_label.value,
-    }
-
-
-def _pass_trace(p: Pass) -> dict[str, Any]:
-    return {
-        "pass": p.name,
-        "items": [_item_trace(a) for _, a in sorted(p.assessments.items())],
-        "clusters": [_cluster_trace(s) for s in p.summaries],
-        "totals": {
-            "S": _dec(p.totals.support),
-            "Rf": _dec(p.totals.refute),
-            "polarity": _dec(p.totals.polarity),
-            "icc_support": p.totals.icc_support,
-            "icc_refute": p.totals.icc_refute,
-            "diversity": p.totals.diversity,
-            "tiers": [t.value for t in p.totals.tiers],
-        },
-        "too_many_hops": p.too_many_hops,
-        "decision": {"rule": p.decision.rule, "label": p.decision.label.value},
-    }
-
-
-def _item_trace(a: ItemAssessment) -> dict[str, Any]:
-    return {
-        "evidence_id": a.evidence_id,
-        "judged_stance": a.judged_stance.value,
-        "stance": a.stance.value,
-        "R": _dec(a.reputation),
-        "D": _dec(a.directness),
-        "V": _dec(a.validity),
-        "C": _dec(a.confidence),
-        "P": _dec(a.provenance_discount),
-        "weight": _dec(a.weight),
-        "excluded_by": [{"rule": rule, "reason": reason} for rule, reason in a.excluded_by],
-        "factors": [
-            {"rule": f.rule, "term": f.term, "value": _dec(f.value), "note": f.note} for f in a.factors
-        ],
-        "flags": list(a.flags),
-        "tier": a.tier.value,
-        "estimated_reputation": a.estimated,
-        "inference_hops": a.inference_hops,
-        "first_seen": _utc_text(a.first_seen) if a.first_seen else None,
-        "anchored": a.anchored,
-    }
-
-
-def _cluster_trace(s: ClusterSummary) -> dict[str, Any]:
-    return {
-        "cluster_id": s.cluster.cluster_id,
-        "members": list(s.cluster.member_ids),
-        "judged_members": [m.evidence_id for m in s.members],
-        "origin": s.cluster.origin_id,
-        "origin_uncertain": s.cluster.origin_uncertain,
-        "uncertain_reasons": [r.value for r in s.cluster.uncertain_reasons],
-        "in_cycle": s.cluster.in_cycle,
-        "weight": _dec(s.weight),
-        "stance": s.stance,
-        "strongest": s.strongest_id,
-        "counted": s.counted,
-    }
-
-
-def _claim_trace(outcome: ClaimOutcome) -> dict[str, Any]:
-    conf = outcome.confidence
-    return {
-        "claim_id": outcome.claim.claim_id,
-        "passes": [_pass_trace(p) for p in outcome.passes],
-        "self_evidence": {
-            "verified": [
-                {"rule": m.rule, "message": m.message, "evidence_id": m.evidence_id}
-                for m in outcome.selfcheck.misrepresentations
-            ],
-            "rejected": list(outcome.selfcheck.rejected_findings),
-        },
-        "confidence": {
-            "terms": {k: _dec(v) for k, v in conf.terms.items()},
-            "penalties": {k: _dec(v) for k, v in conf.penalties.items()},
-            "score": _dec(conf.score),
-            "band": conf.band.value,
-            "temporal_freshness": _dec(outcome.freshness),
-        },
-        "gates": [{"gate": g.gate, "effect": g.effect, "message": g.message} for g in outcome.gates],
-        "published": {"label": outcome.label.value, "band": outcome.band.value},
-    }
-
-
-def _graph_trace(graph: ProvenanceGraph) -> dict[str, Any]:
-    return {
-        "canonical_urls": dict(sorted(graph.canonical_urls.items())),
-        "duplicate_of": dict(sorted(graph.duplicate_of.items())),
-        "similarity_edges": [
-            {"a": e.a, "b": e.b, "score": _dec(e.score, 4), "kind": e.kind} for e in graph.similarity_edges
-        ],
-        "citation_edges": [
-            {"source": e.source, "target": e.target, "origin": e.origin.value, "detail": e.detail}
-            for e in graph.citation_edges
-        ],
-        "cycles": [list(c) for c in graph.cycles],
-        "reaches_subject": sorted(graph.reaches_subject),
-        "release_overlap": {k: _dec(v, 4) for k, v in sorted(graph.release_overlap.items())},
-        "amplification_groups": [list(g) for g in graph.amplification_groups],
-        "clusters": {k: list(v) for k, v in sorted(graph.cluster_members.items())},
-    }
-
-
-def _assemble(
-    ledger: Ledger,
-    policy: PolicyConfig,
-    graph: ProvenanceGraph,
-    outcomes: list[ClaimOutcome],
-    not_assessed: list[dict[str, str]],
-) -> dict[str, Any]:
-    claims = [_claim_result(o, policy, ledger.history.started_at or ledger.as_of) for o in outcomes]
-    labels = [o.label for o in outcomes]
-    overall_label = most_adverse(labels)
-    carrying = [o.band for o in outcomes if o.label is overall_label]
-    overall_band = Band.LOW
-    if carrying:
-        overall_band = carrying[0]
-        for band in carrying[1:]:
-            overall_band = lower_band(overall_band, band)
-    result: dict[str, Any] = {
-        "policy": policy.ref,
-        "config_hash": policy.config_hash,
-        "code_hash": core_code_hash(),
-        "ledger_id": ledger.ledger_id,
-        "ledger_hash": "sha256:" + hashlib.sha256(ledger.model_dump_json().encode()).hexdigest(),
-        "as_of": _utc_text(ledger.as_of),
-        "overall": {
-            "label": overall_label.value,
-            "symbol": overall_label.symbol,
-            "title": overall_label.heading,
-            "band": overall_band.value,
-            "reasons": [{"code": "overall@1", "message": _overall_message(labels, overall_label)}],
-        },
-        "claims": claims,
-        "not_assessed": not_assessed,
-    }
-    scores = {o.claim.claim_id: o.confidence.score for o in outcomes}
-    problems = g7_violations(result, ledger, policy, scores)
-    if problems:
-        result = block_publication(result, problems)
-    trace = {
-        "trace_version": TRACE_VERSION,
-        "policy": policy.ref,
-        "config_hash": result["config_hash"],
-        "code_hash": result["code_hash"],
-        "ledger_hash": result["ledger_hash"],
-        "as_of": result["as_of"],
-        "provenance": _graph_trace(graph),
-        "claims": [_claim_trace(o) for o in outcomes],
-        "published": {
-            "overall": result["overall"]["label"],
-            "claims": {c["id"]: c["label"] for c in result["claims"]},
-        },
-    }
-    result["trace"] = trace
-    result["trace_hash"] = "sha256:" + sha256_hex(canonical_json(trace))
-    return result
-
-
-def _overall_message(labels: list[Label], overall: Label) -> str:
-    if not labels:
-        return "no claim was assessed"
-    if overall is Label.UNVERIFIABLE:
-        return "every assessed claim is unresolved"
-    return "the most adverse decided claim sets the overall result"
-
-
-def block_publication(result: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    """G7: block a version that fails publication integrity. A first version becomes 'check could not be
-    completed'; callers holding a previous version keep publishing that one instead."""
-    blocked = dict(result)
-    message = "check could not be completed: " + "; ".join(problems)
-    blocked["overall"] = {
-        "label": Label.UNVERIFIABLE.value,
-        "symbol": Label.UNVERIFIABLE.symbol,
-        "title": Label.UNVERIFIABLE.heading,
-        "band": Band.LOW.value,
-        "reasons": [{"code": "G7@1", "message": message}],
-    }
-    blocked["claims"] = [
-        {
-            **claim,
-            "label": Label.UNVERIFIABLE.value,
-            "symbol": Label.UNVERIFIABLE.symbol,
-            "band": Band.LOW.value,
-            "reasons": [{"code": "G7@1", "message": message}],
-        }
-        for claim in result.get("claims", [])
-        if isinstance(claim, dict)
-    ]
-    blocked["blocked"] = {"gate": "G7", "problems": problems}
-    return blocked
