@@ -26,8 +26,8 @@ from icarus.ledger import (
 )
 from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
-from icarus.scoring.icarus.publish import block_publication
 from icarus.scoring.icarus.gates import g7_violations, is_load_bearing
+from icarus.scoring.icarus.publish import block_publication
 from tests.builders import AS_OF, claim, item, ledger, subject
 from tests.scoring.scoring_support import claim_of, claim_trace, codes, gates, score
 
