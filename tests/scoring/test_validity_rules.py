@@ -564,3 +564,13 @@ def test_H30_instruction_text_in_evidence_holds_the_item_at_zero() -> None:
 
 def test_default_builder_weight_is_r_d_c() -> None:
     assert weight(score(two_origins()), "a") == BASE
+
+
+def test_H10_applies_to_cluster_members_not_judged_against_the_claim() -> None:
+    text = unique_text("shared", 80)
+    judged = item("b", text=text, published_at=AS_OF - timedelta(minutes=10))
+    unjudged = item("a", text=text, published_at=AS_OF + timedelta(days=30), judgments=[])
+    cluster = final_pass(score(ledger([judged, unjudged])))["clusters"][0]
+    # a's impossible date is set aside: its retrieval an hour ago makes it the earliest, and uncertain
+    assert cluster["origin"] == "a"
+    assert cluster["uncertain_reasons"] == ["future_date"]

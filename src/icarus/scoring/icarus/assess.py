@@ -466,34 +466,48 @@ def _stance(
     return stance, confidence
 
 
+@dataclass(frozen=True, slots=True)
+class Dating:
+    """H10's reading of an item's dates, independent of any claim."""
+
+    first_seen: datetime | None  # publication time, or retrieval time standing in for an impossible one
+    impossible_date: str  # why the publication date was set aside ("" when it was not)
+
+
+def dating(item: EvidenceItem, policy: PolicyConfig) -> Dating:
+    """H10: a publication date after retrieval (beyond the tolerance) or, where registration look-ups are
+    live, before the domain existed, is not a date: retrieval time stands in."""
+    published = item.published_at
+    problem = ""
+    if published is not None and item.retrieved_at is not None:
+        limit = item.retrieved_at + timedelta(minutes=policy.dates.future_tolerance_minutes)
+        if published > limit:
+            problem = "publication date in the future: retrieval time used"
+    if published is not None and not problem and policy.live("H10.registration"):
+        rdap = item.lookup(LookupName.RDAP)
+        created = rdap.domain_created_at if rdap is not None and rdap.status is LookupStatus.OK else None
+        if created is not None and published < created:
+            problem = "publication date precedes the domain's registration: retrieval time used"
+    first_seen = item.retrieved_at if problem or published is None else published
+    return Dating(first_seen, problem)
+
+
 def _chronology(
     item: EvidenceItem, claim: Claim, policy: PolicyConfig, b: _Builder
 ) -> tuple[datetime | None, tuple[UncertainReason, ...]]:
     """First-seen time for origin election, with H9/H10/H11 reasons that make an election uncertain."""
     reasons: list[UncertainReason] = []
-    published = item.published_at
-    if published is not None and item.retrieved_at is not None:
-        limit = item.retrieved_at + timedelta(minutes=policy.dates.future_tolerance_minutes)
-        if published > limit:
-            b.flag("H10")
-            b.caveats.append("publication date in the future: retrieval time used")
-            reasons.append(UncertainReason.FUTURE_DATE)
-            published = None
-    if published is not None and policy.live("H10.registration"):
-        rdap = item.lookup(LookupName.RDAP)
-        created = rdap.domain_created_at if rdap is not None and rdap.status is LookupStatus.OK else None
-        if created is not None and published < created:
-            b.flag("H10")
-            b.caveats.append("publication date precedes the domain's registration: retrieval time used")
-            reasons.append(UncertainReason.FUTURE_DATE)
-            published = None
+    dated = dating(item, policy)
+    if dated.impossible_date:
+        b.flag("H10")
+        b.caveats.append(dated.impossible_date)
+        reasons.append(UncertainReason.FUTURE_DATE)
     if _date_event_mismatch(item, claim, policy):
         b.flag("H9")
         reasons.append(UncertainReason.DATE_EVENT_MISMATCH)
     if "H11" in b.flags:
         reasons.append(UncertainReason.ANONYMOUS_SOURCING)
-    first_seen = published if published is not None else item.retrieved_at
-    return first_seen, tuple(reasons)
+    return dated.first_seen, tuple(reasons)
 
 
 def _date_event_mismatch(item: EvidenceItem, claim: Claim, policy: PolicyConfig) -> bool:

@@ -13,11 +13,12 @@ from decimal import Decimal
 from typing import Any
 
 from icarus.ledger import Claim, ClaimJudgment, EvidenceItem, Ledger, SourceClass, TemporalScope
-from icarus.provenance import ElectionFacts, ProvenanceGraph, build_graph, elect_origins
+from icarus.provenance import ElectionFacts, ProvenanceGraph, UncertainReason, build_graph, elect_origins
 from icarus.scoring.icarus.aggregate import summarise_cluster, totals
 from icarus.scoring.icarus.assess import (
     ItemAssessment,
     assess_item,
+    dating,
     exclude,
     multiply_validity,
     zero_validity,
@@ -200,7 +201,7 @@ def _run_pass(
             assessment = exclude(assessment, "G3", f"dropped: {assessment.anchor_problem}")
         assessments[item.evidence_id] = assessment
 
-    clusters = elect_origins(graph, _election_facts(items, assessments))
+    clusters = elect_origins(graph, _election_facts(items, assessments, policy))
     by_cluster: dict[str, list[ItemAssessment]] = {}
     for cluster in clusters:
         members = [assessments[m] for m in cluster.member_ids if m in assessments]
@@ -231,8 +232,9 @@ def _run_pass(
 
 
 def _election_facts(
-    items: dict[str, EvidenceItem], assessments: dict[str, ItemAssessment]
+    items: dict[str, EvidenceItem], assessments: dict[str, ItemAssessment], policy: PolicyConfig
 ) -> dict[str, ElectionFacts]:
+    """Election facts for every item; members not judged against this claim still take part, dated by H10."""
     facts: dict[str, ElectionFacts] = {}
     for evidence_id, item in items.items():
         assessment = assessments.get(evidence_id)
@@ -242,8 +244,10 @@ def _election_facts(
             else int(item.source_class is SourceClass.WIRE)
         )
         if assessment is None:
+            dated = dating(item, policy)
+            uncertain = (UncertainReason.FUTURE_DATE,) if dated.impossible_date else ()
             facts[evidence_id] = ElectionFacts(
-                item.published_at or item.retrieved_at, item.reputation.score, precedence
+                dated.first_seen, item.reputation.score, precedence, uncertain_if_elected=uncertain
             )
         else:
             facts[evidence_id] = ElectionFacts(
