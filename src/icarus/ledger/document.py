@@ -131,6 +131,8 @@ def load_ledger(path: Path) -> Ledger:
         raise LedgerError(f"ledger {path} is not UTF-8 text") from exc
     except json.JSONDecodeError as exc:
         raise LedgerError(f"ledger {path} is not valid JSON: line {exc.lineno}: {exc.msg}") from exc
+    except RecursionError as exc:
+        raise LedgerError(f"ledger {path} nests too deeply to be a ledger") from exc
     return parse_ledger(raw, source=str(path))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime, timedelta
 from decimal import Decimal
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ def utc_text(moment: datetime) -> str:
 _QUANTA = {places: Decimal(1).scaleb(-places) for places in (2, 4, 6)}
 
 
+@lru_cache(maxsize=65536)  # traces repeat the same few factor values many times
 def _dec(value: Decimal, places: int = 6) -> str:
     """Fixed-point text rounded half-even to ``places`` decimals (trailing zeros dropped)."""
     exponent = value.as_tuple().exponent
