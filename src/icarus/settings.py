@@ -1,0 +1,73 @@
+"""Runtime settings, read from the environment (``ICARUS_…``) and never from files in the repository.
+
+Secrets are ``SecretStr``: they print as ``**********`` and never reach logs or reports. Every setting is
+documented here once; ``docs/settings.md`` is generated from this class.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ICARUS_", extra="ignore", frozen=True)
+
+    data_dir: Path = Field(
+        default=Path(".icarus"), description="Where the embedded database, snapshots and corpus live."
+    )
+    database_url: str | None = Field(
+        default=None,
+        description="SQLAlchemy URL; default is SQLite at <data_dir>/icarus.db. PostgreSQL for scale.",
+    )
+    redis_url: str | None = Field(
+        default=None, description="Redis URL for shared workers; unset means embedded."
+    )
+    corpus_path: Path | None = Field(
+        default=None, description="Local corpus index; default <data_dir>/corpus.db."
+    )
+    policy: str = Field(default="icarus@1.1", description="Policy name@version used when none is given.")
+
+    fetch_max_bytes: int = Field(default=10 * 1024 * 1024, description="Largest response body a fetch keeps.")
+    fetch_max_decompressed_bytes: int = Field(
+        default=50 * 1024 * 1024, description="Largest decompressed body (decompression-bomb guard)."
+    )
+    fetch_timeout_s: float = Field(default=15.0, description="Per-request timeout in seconds.")
+    fetch_max_redirects: int = Field(default=5, description="Redirects followed, each re-checked for SSRF.")
+    fetch_retries: int = Field(
+        default=2, description="Retries with exponential backoff on transient failures."
+    )
+    user_agent: str = Field(
+        default="IcarusEvidenceReview/0.1 (+https://icarus.invalid/bot)", description="HTTP User-Agent."
+    )
+
+    check_max_queries: int = Field(default=24, description="Per-check budget: search queries.")
+    check_max_fetches: int = Field(default=40, description="Per-check budget: page fetches.")
+    check_max_seconds: float = Field(default=120.0, description="Per-check budget: wall-clock seconds.")
+    check_max_claims: int = Field(
+        default=5, description="Claims checked per subject; the rest are not assessed (budget)."
+    )
+
+    llm_base_url: str | None = Field(
+        default=None, description="OpenAI-compatible endpoint; unset means offline judges."
+    )
+    llm_model: str | None = Field(default=None, description="Model name at the LLM endpoint.")
+    llm_api_key: SecretStr | None = Field(default=None, description="API key for the LLM endpoint.")
+    x_bearer_token: SecretStr | None = Field(
+        default=None, description="X API v2 bearer token for fetching posts."
+    )
+    brave_api_key: SecretStr | None = Field(default=None, description="Brave Search API key.")
+    searxng_url: str | None = Field(default=None, description="Base URL of a SearXNG instance (JSON API).")
+    google_factcheck_api_key: SecretStr | None = Field(
+        default=None, description="Google Fact Check Tools API key."
+    )
+
+    @property
+    def resolved_database_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.data_dir / 'icarus.db'}"
+
+    @property
+    def resolved_corpus_path(self) -> Path:
+        return self.corpus_path or self.data_dir / "corpus.db"
