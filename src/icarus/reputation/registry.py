@@ -1,0 +1,72 @@
+"""Reviewed reputation records by registered domain, with the heuristic estimate as the fallback."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from pydantic import TypeAdapter, ValidationError
+
+from icarus.ledger import ReputationRecord, SourceClass
+from icarus.provenance.canonical import registered_domain
+from icarus.reputation.heuristic import estimate
+
+
+@dataclass(frozen=True)
+class RegistryEntry:
+    record: ReputationRecord
+    source_class: SourceClass
+
+
+class RegistryFileError(ValueError):
+    pass
+
+
+_ENTRY_FILE = TypeAdapter(list[dict[str, object]])
+
+
+def domain_of(host_or_url: str) -> str:
+    """Registered domain of a host or a URL."""
+    host = urlsplit(host_or_url).hostname if "://" in host_or_url else host_or_url
+    return registered_domain(host or host_or_url)
+
+
+@dataclass
+class Registry:
+    entries: dict[str, RegistryEntry] = field(default_factory=dict)
+
+    def lookup(self, host_or_url: str) -> RegistryEntry:
+        """The record on file for the registered domain, or a labelled heuristic estimate."""
+        domain = domain_of(host_or_url)
+        known = self.entries.get(domain)
+        if known is not None:
+            return known
+        record = estimate(domain)
+        source_class = (
+            SourceClass.PRIMARY_OFFICIAL if record.tier.value == "primary_official" else SourceClass.NEWS
+        )
+        return RegistryEntry(record, source_class)
+
+
+def load_registry(*paths: Path) -> Registry:
+    """Read JSON lists of ``{"record": ReputationRecord, "source_class": ...}`` entries; later files win."""
+    entries: dict[str, RegistryEntry] = {}
+    for path in paths:
+        try:
+            raw = _ENTRY_FILE.validate_json(path.read_bytes())
+            for item in raw:
+                record = ReputationRecord.model_validate(item["record"])
+                source_class = SourceClass(str(item.get("source_class", SourceClass.NEWS.value)))
+                entries[record.domain] = RegistryEntry(record, source_class)
+        except (OSError, ValidationError, KeyError, ValueError) as exc:
+            raise RegistryFileError(f"reputation file {path}: {exc}") from exc
+    return Registry(entries)
+
+
+def dump_entries(entries: list[RegistryEntry]) -> str:
+    return json.dumps(
+        [{"record": e.record.model_dump(mode="json"), "source_class": e.source_class.value} for e in entries],
+        indent=2,
+    )
