@@ -53,7 +53,7 @@ def test_registry_prefers_the_record_on_file_and_matches_subdomains(tmp_path: Pa
 def test_a_broken_registry_file_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('[{"record": {"domain": "x.com"}}]')
-    with pytest.raises(RegistryFileError, match="bad.json"):
+    with pytest.raises(RegistryFileError, match=r"bad\.json"):
         load_registry(path)
 
 
