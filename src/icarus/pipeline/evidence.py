@@ -1,0 +1,123 @@
+"""Turn a retrieved document into a ledger evidence item: id, snapshot hash, excerpt, reputation."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from icarus.ledger import (
+    Directness,
+    EvidenceItem,
+    EvidenceRole,
+    Excerpt,
+    Snapshot,
+    SourceClass,
+    Span,
+)
+from icarus.reputation import Registry, domain_of
+
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+_WORD = re.compile(r"[a-z0-9%]+")
+_ATTRIBUTION = re.compile(
+    r"\b(?:according to|said in a statement|told|first reported by|as reported by)\b", re.I
+)
+_STOPWORDS = frozenset(
+    "the a an of in on at to for and or is are was were be been by with as that this it its from than".split()
+)
+EXCERPT_MAX_CHARS = 600
+
+
+class Document(Protocol):
+    """What any search provider or fetch returns about one document."""
+
+    url: str
+    title: str
+    text: str
+    publisher: str
+    published_at: datetime | None
+
+
+@dataclass(frozen=True)
+class RetrievedDocument:
+    url: str
+    title: str
+    text: str
+    publisher: str
+    published_at: datetime | None
+    links: list[str] = field(default_factory=list)
+
+
+def evidence_id_for(url: str) -> str:
+    """Server-assigned id, stable for a URL so a replay or recheck refers to the same item."""
+    return "ev-" + hashlib.sha256(url.encode("utf-8")).hexdigest()[:12]
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS}
+
+
+def best_excerpt(text: str, claim_text: str) -> Span:
+    """The sentence sharing most content words with the claim (first on ties), as offsets into ``text``."""
+    wanted = _content_words(claim_text)
+    best = Span(start=0, end=min(len(text), EXCERPT_MAX_CHARS))
+    best_overlap = -1
+    for match in _SENTENCE.finditer(text):
+        start, end = match.start(), match.end()
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if end <= start:
+            continue
+        overlap = len(wanted & _content_words(text[start:end]))
+        if overlap > best_overlap:
+            best_overlap = overlap
+            best = Span(start=start, end=min(end, start + EXCERPT_MAX_CHARS))
+    return best
+
+
+def directness_for(source_class: SourceClass, text: str) -> Directness:
+    """Primary documents are direct; reporting that names its source is secondary; releases are releases."""
+    if source_class is SourceClass.PRIMARY_OFFICIAL:
+        return Directness.PRIMARY_DOCUMENT
+    if source_class is SourceClass.RELEASE_SERVICE:
+        return Directness.RELEASE
+    if _ATTRIBUTION.search(text):
+        return Directness.SECONDARY_NAMED
+    return Directness.ORIGINAL_REPORTING
+
+
+def build_evidence_item(
+    document: Document,
+    claim_text: str,
+    registry: Registry,
+    snapshot_ref: str,
+    retrieved_at: datetime,
+    role: EvidenceRole = EvidenceRole.RESEARCH,
+    links: list[str] | None = None,
+) -> EvidenceItem:
+    """An anchored evidence item (G3): the snapshot hash, and an excerpt that is the exact text slice."""
+    entry = registry.lookup(document.url)
+    span = best_excerpt(document.text, claim_text)
+    digest = snapshot_ref.removeprefix("sha256:")
+    return EvidenceItem(
+        evidence_id=evidence_id_for(document.url),
+        url=document.url,
+        publisher=document.publisher or entry.record.domain,
+        domain=domain_of(document.url),
+        title=document.title or None,
+        published_at=document.published_at,
+        retrieved_at=retrieved_at,
+        content_sha256=digest,
+        snapshot=Snapshot(ref=snapshot_ref),
+        text=document.text,
+        excerpt=Excerpt(span=span, text=span.slice(document.text)),
+        reputation=entry.record,
+        source_class=entry.source_class,
+        directness=directness_for(entry.source_class, document.text),
+        role=role,
+        links=list(links or []),
+    )
