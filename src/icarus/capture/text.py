@@ -1,0 +1,39 @@
+"""Capture pasted plain text as a subject."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from icarus.capture._common import MAX_TEXT_CHARS, CaptureError, check_captured_at, check_text, content_id
+from icarus.ledger.subject import CapturedField, FieldName, Subject, SubjectKind
+
+__all__ = ["capture_text"]
+
+
+def capture_text(
+    text: str,
+    captured_at: datetime,
+    subject_id: str | None = None,
+    *,
+    max_chars: int = MAX_TEXT_CHARS,
+) -> Subject:
+    """A ``text`` subject whose one ``plain_text`` field is ``text`` exactly as given.
+
+    ``subject_id`` defaults to ``sha256:<hex>`` of the text's UTF-8 bytes, so the same paste is indexed
+    the same way. Raises ``CaptureError`` for empty, over-long or unstorable text, a naive
+    ``captured_at`` or a blank ``subject_id``.
+    """
+    check_text(text, "text", max_chars=max_chars)
+    check_captured_at(captured_at)
+    if subject_id is None:
+        subject_id = content_id(text)
+    elif not isinstance(subject_id, str) or not subject_id.strip():
+        raise CaptureError("subject_id, when given, must be a non-empty string")
+    else:
+        check_text(subject_id, "subject_id", max_chars=1_024)
+    return Subject(
+        kind=SubjectKind.TEXT,
+        subject_id=subject_id,
+        captured_at=captured_at,
+        fields=[CapturedField(name=FieldName.PLAIN_TEXT, text=text, artifact_id=subject_id)],
+    )
