@@ -1,0 +1,37 @@
+"""Storage: subjects, checks and append-only report versions in SQLite or PostgreSQL, with replay.
+
+``Store(url).open()`` migrates the schema (Alembic, in code) and returns a repository with no update or
+delete path for report versions. ``icarus.store.replay.replay`` re-scores a stored version and compares its
+trace byte for byte; it is not imported here, so using the store does not load the scoring engine.
+"""
+
+from icarus.store.changes import what_changed
+from icarus.store.migrate import migrate
+from icarus.store.repository import (
+    CheckSummary,
+    NotFound,
+    SnapshotInfo,
+    Store,
+    StoreConflict,
+    StoredVersion,
+    TimelineEntry,
+    VersionRef,
+    version_path,
+)
+from icarus.store.tables import CheckStatus, Reason
+
+__all__ = [
+    "CheckStatus",
+    "CheckSummary",
+    "NotFound",
+    "Reason",
+    "SnapshotInfo",
+    "Store",
+    "StoreConflict",
+    "StoredVersion",
+    "TimelineEntry",
+    "VersionRef",
+    "migrate",
+    "version_path",
+    "what_changed",
+]
