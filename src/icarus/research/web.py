@@ -1,0 +1,483 @@
+"""Web search providers: Wikipedia, GDELT DOC 2.0, SearXNG, Brave Search and Google Fact Check Tools.
+
+Each implements ``SearchProvider`` over one HTTP JSON API, with its base URL as a constructor argument (so
+tests point it at a local fake server). They share one discipline:
+
+- Never raise into the check. A missing key or URL is ``not_run``; a timeout, a non-200 status, a redirect,
+  an oversized or malformed body is ``error``. Neither is evidence about the claim.
+- Keys are ``SecretStr``, sent in request headers (never in the URL, which HTTP logs print), and kept out
+  of ``repr``, log lines and result details. Redirects are not followed, so a key header never travels to
+  another host.
+- Hits carry the engine's title, snippet and date; the page itself is fetched and snapshotted later.
+  ``score`` is 1/rank in the engine's own order, since engines' raw scores are not comparable.
+- Date bounds go to the API where it has a parameter for them; otherwise hits with a known date outside the
+  bounds are dropped here, and undated hits are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from datetime import date
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import httpx
+from pydantic import SecretStr
+
+from icarus.provenance.canonical import registered_domain
+from icarus.research._text import parse_datetime, strip_markup, tokens
+from icarus.research.providers import ClaimReviewRecord, ProviderResult, SearchHit
+from icarus.research.queries import PlannedQuery, web_query
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "DEFAULT_USER_AGENT",
+    "BraveSearchProvider",
+    "FactCheckToolsProvider",
+    "GdeltDocProvider",
+    "SearxngProvider",
+    "WikipediaSearchProvider",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT_S = 15.0
+DEFAULT_USER_AGENT = "IcarusEvidenceReview/0.1 (+https://icarus.invalid/bot)"
+_MAX_RESPONSE_BYTES = 5 * 1024 * 1024  # a search answer is small; anything bigger is not one
+
+
+class _Failure(Exception):
+    """A provider failure; the message is safe to show (no URL query, no key)."""
+
+
+class _WebProvider:
+    """Shared plumbing: configuration checks, one GET returning JSON, and failure → result mapping."""
+
+    name = "web"
+    max_limit = 50
+
+    def __init__(
+        self,
+        base_url: str | None,
+        *,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        user_agent: str = DEFAULT_USER_AGENT,
+        api_key: SecretStr | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/") if base_url else None
+        self.timeout_s = timeout_s
+        self.user_agent = user_agent
+        self._api_key = api_key
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r})"
+
+    def _not_configured(self) -> str | None:
+        return None if self.base_url else "no base URL configured"
+
+    def _key(self) -> str | None:
+        value = self._api_key.get_secret_value().strip() if self._api_key is not None else ""
+        return value or None
+
+    def search(self, query: PlannedQuery, limit: int) -> ProviderResult:
+        reason = self._not_configured()
+        if reason is not None:
+            return ProviderResult.not_run(self.name, reason)
+        if limit <= 0:
+            return ProviderResult.ok(self.name, [])
+        try:
+            hits = self._search(query, min(limit, self.max_limit))
+        except _Failure as exc:
+            return ProviderResult.error(self.name, str(exc))
+        except Exception as exc:  # the check must go on; say what kind of failure, nothing more
+            log.debug("%s: unexpected %s", self.name, type(exc).__name__)
+            return ProviderResult.error(self.name, f"unexpected failure ({type(exc).__name__})")
+        return ProviderResult.ok(self.name, _within(hits, query.since, query.until)[:limit])
+
+    def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
+        raise NotImplementedError
+
+    def _get_json(self, url: str, params: dict[str, str | int], headers: dict[str, str] | None = None) -> Any:
+        request_headers = {"Accept": "application/json", "User-Agent": self.user_agent, **(headers or {})}
+        path = urlsplit(url).path  # logged and reported without the query string
+        try:
+            with (
+                httpx.Client(timeout=self.timeout_s, follow_redirects=False) as client,
+                client.stream("GET", url, params=params, headers=request_headers) as response,
+            ):
+                log.debug("%s: GET %s -> %s", self.name, path, response.status_code)
+                if response.status_code != 200:
+                    raise _Failure(self._status_detail(response.status_code))
+                body = bytearray()
+                for chunk in response.iter_bytes():
+                    body += chunk
+                    if len(body) > _MAX_RESPONSE_BYTES:
+                        raise _Failure(f"response larger than {_MAX_RESPONSE_BYTES} bytes")
+        except httpx.TimeoutException:
+            raise _Failure(f"timed out after {self.timeout_s:g} s") from None
+        except httpx.HTTPError as exc:
+            raise _Failure(f"request failed ({type(exc).__name__})") from None
+        try:
+            return json.loads(bytes(body))
+        except (ValueError, RecursionError):
+            raise _Failure("response is not valid JSON") from None
+
+    def _status_detail(self, status: int) -> str:
+        if 300 <= status < 400:
+            return f"HTTP {status}: redirect not followed"
+        if status in (401, 403):
+            return f"HTTP {status}: not authorised (check the API key or instance settings)"
+        if status == 429:
+            return "HTTP 429: rate limited"
+        return f"HTTP {status}"
+
+
+def _within(hits: list[SearchHit], since: date | None, until: date | None) -> list[SearchHit]:
+    """Drop hits dated outside the bounds; keep undated ones (unknown is not outside)."""
+    kept = []
+    for hit in hits:
+        day = hit.published_at.date() if hit.published_at else None
+        if day is not None and ((since and day < since) or (until and day > until)):
+            continue
+        kept.append(hit)
+    return kept
+
+
+def _domain(url: str, host: str | None = None) -> str:
+    if not host:
+        try:
+            host = urlsplit(url).hostname
+        except ValueError:
+            host = None
+    return registered_domain(host) if host else ""
+
+
+def _items(data: Any, *path: str) -> list[dict[str, Any]]:
+    """The list of objects at ``path`` in ``data``; a missing path is an empty list, a wrong shape fails."""
+    node = data
+    for key in path:
+        if not isinstance(node, dict):
+            raise _Failure("unexpected response shape")
+        node = node.get(key)
+        if node is None:
+            return []
+    if not isinstance(node, list):
+        raise _Failure("unexpected response shape")
+    return [item for item in node if isinstance(item, dict)]
+
+
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _rank_score(index: int) -> float:
+    return 1.0 / (index + 1)
+
+
+class WikipediaSearchProvider(_WebProvider):
+    """MediaWiki full-text search (``action=query&list=search``); no key needed.
+
+    Date bounds are not applied: an article is a living page, and its timestamp is its last edit, not a
+    publication date, so ``published_at`` is left empty.
+    """
+
+    name = "wikipedia"
+
+    def __init__(
+        self,
+        api_url: str = "https://en.wikipedia.org/w/api.php",
+        *,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        user_agent: str = DEFAULT_USER_AGENT,
+    ) -> None:
+        super().__init__(api_url, timeout_s=timeout_s, user_agent=user_agent)
+
+    def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
+        assert self.base_url is not None
+        data = self._get_json(
+            self.base_url,
+            {
+                "action": "query",
+                "list": "search",
+                # CirrusSearch has no grouping syntax, so alternatives would narrow the search; leave them out.
+                "srsearch": web_query(query, with_any_of=False),
+                "srlimit": limit,
+                "srprop": "snippet|timestamp|wordcount",
+                "format": "json",
+                "formatversion": 2,
+            },
+        )
+        if isinstance(data, dict) and isinstance(data.get("error"), dict):
+            raise _Failure(f"API error: {_str(data['error'].get('code')) or 'unknown'}")
+        parts = urlsplit(self.base_url)
+        site = f"{parts.scheme}://{parts.netloc}"
+        hits = []
+        for index, item in enumerate(_items(data, "query", "search")):
+            title = _str(item.get("title"))
+            if not title:
+                continue
+            url = f"{site}/wiki/{quote(title.replace(' ', '_'), safe='/:()_,-.')}"
+            hits.append(
+                SearchHit(
+                    doc_id=f"wikipedia:{item.get('pageid', title)}",
+                    url=url,
+                    title=title,
+                    snippet=strip_markup(_str(item.get("snippet"))),
+                    publisher="Wikipedia",
+                    domain=_domain(url),
+                    score=_rank_score(index),
+                    provider=self.name,
+                )
+            )
+        return hits
+
+
+class GdeltDocProvider(_WebProvider):
+    """GDELT DOC 2.0 article search (``mode=artlist&format=json``); no key needed.
+
+    GDELT returns a plain-text message (not JSON) for queries it rejects, which becomes an ``error``. It
+    gives no snippet and no publisher name; ``published_at`` is GDELT's first-seen time.
+    """
+
+    name = "gdelt"
+    max_limit = 250
+
+    def __init__(
+        self,
+        base_url: str = "https://api.gdeltproject.org/api/v2/doc/doc",
+        *,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        user_agent: str = DEFAULT_USER_AGENT,
+    ) -> None:
+        super().__init__(base_url, timeout_s=timeout_s, user_agent=user_agent)
+
+    def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
+        assert self.base_url is not None
+        text = _gdelt_query(query)
+        if not text:
+            raise _Failure("query has no words GDELT accepts (three letters or more)")
+        params: dict[str, str | int] = {
+            "query": text,
+            "mode": "artlist",
+            "format": "json",
+            "maxrecords": limit,
+            "sort": "hybridrel",
+        }
+        if query.since:
+            params["startdatetime"] = query.since.strftime("%Y%m%d000000")
+        if query.until:
+            params["enddatetime"] = query.until.strftime("%Y%m%d235959")
+        data = self._get_json(self.base_url, params)
+        hits = []
+        for index, item in enumerate(_items(data, "articles")):
+            url = _str(item.get("url"))
+            if not url:
+                continue
+            hits.append(
+                SearchHit(
+                    doc_id=url,
+                    url=url,
+                    title=_str(item.get("title")),
+                    domain=_domain(url, _str(item.get("domain")) or None),
+                    published_at=parse_datetime(item.get("seendate")),
+                    score=_rank_score(index),
+                    provider=self.name,
+                )
+            )
+        return hits
+
+
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+def _gdelt_query(query: PlannedQuery) -> str:
+    # GDELT rejects words shorter than three characters and wants OR-ed terms inside parentheses.
+    phrases = [" ".join(tokens(phrase)) for phrase in _QUOTED.findall(query.text)]
+    words = [word for word in tokens(_QUOTED.sub(" ", query.text)) if len(word) >= 3]
+    parts = [f'"{phrase}"' for phrase in phrases if phrase] + words
+    alternatives = [f'"{term}"' if " " in term else term for term in query.any_of if len(term) >= 3]
+    if parts and len(alternatives) > 1:
+        parts.append("(" + " OR ".join(alternatives) + ")")
+    elif parts and alternatives:
+        parts.append(alternatives[0])
+    return " ".join(parts)
+
+
+class SearxngProvider(_WebProvider):
+    """A SearXNG instance's JSON API (``/search?format=json``); ``not_run`` until a base URL is given.
+
+    The instance must list ``json`` under ``search.formats`` in its settings, or it answers 403.
+    """
+
+    name = "searxng"
+
+    def __init__(
+        self,
+        base_url: str | None,
+        *,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        user_agent: str = DEFAULT_USER_AGENT,
+    ) -> None:
+        super().__init__(base_url, timeout_s=timeout_s, user_agent=user_agent)
+
+    def _not_configured(self) -> str | None:
+        return None if self.base_url else "no SearXNG URL configured"
+
+    def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
+        data = self._get_json(f"{self.base_url}/search", {"q": web_query(query), "format": "json"})
+        hits = []
+        for index, item in enumerate(_items(data, "results")):
+            url = _str(item.get("url"))
+            if not url:
+                continue
+            hits.append(
+                SearchHit(
+                    doc_id=url,
+                    url=url,
+                    title=strip_markup(_str(item.get("title"))),
+                    snippet=strip_markup(_str(item.get("content"))),
+                    domain=_domain(url),
+                    published_at=parse_datetime(item.get("publishedDate")),
+                    score=_rank_score(index),
+                    provider=self.name,
+                )
+            )
+        return hits[:limit]
+
+
+class BraveSearchProvider(_WebProvider):
+    """Brave Search web API (``/res/v1/web/search``, key in ``X-Subscription-Token``)."""
+
+    name = "brave"
+    max_limit = 20
+
+    def __init__(
+        self,
+        api_key: SecretStr | None,
+        base_url: str = "https://api.search.brave.com",
+        *,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        user_agent: str = DEFAULT_USER_AGENT,
+    ) -> None:
+        super().__init__(base_url, api_key=api_key, timeout_s=timeout_s, user_agent=user_agent)
+
+    def _not_configured(self) -> str | None:
+        return None if self._key() else "no API key configured"
+
+    def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
+        key = self._key()
+        assert key is not None
+        params: dict[str, str | int] = {"q": web_query(query), "count": limit}
+        if query.since and query.until:
+            params["freshness"] = f"{query.since.isoformat()}to{query.until.isoformat()}"
+        data = self._get_json(
+            f"{self.base_url}/res/v1/web/search", params, headers={"X-Subscription-Token": key}
+        )
+        hits = []
+        for index, item in enumerate(_items(data, "web", "results")):
+            url = _str(item.get("url"))
+            if not url:
+                continue
+            profile = _object(item.get("profile"))
+            meta_url = _object(item.get("meta_url"))
+            hits.append(
+                SearchHit(
+                    doc_id=url,
+                    url=url,
+                    title=strip_markup(_str(item.get("title"))),
+                    snippet=strip_markup(_str(item.get("description"))),
+                    publisher=_str(profile.get("name")),
+                    domain=_domain(url, _str(meta_url.get("hostname")) or None),
+                    published_at=parse_datetime(item.get("page_age")),
+                    score=_rank_score(index),
+                    provider=self.name,
+                )
+            )
+        return hits
+
+
+class FactCheckToolsProvider(_WebProvider):
+    """Google Fact Check Tools ``claims:search`` (key in ``X-goog-api-key``).
+
+    Each ClaimReview becomes one hit on the review page, with the review in ``SearchHit.review``. The hit
+    makes the fact check one origin to fetch and judge like any other; its ``textual_rating`` is never
+    used as a verdict and is kept out of the snippet, which holds the claim as the checker worded it.
+    """
+
+    name = "google_factcheck"
+
+    def __init__(
+        self,
+        api_key: SecretStr | None,
+        base_url: str = "https://factchecktools.googleapis.com",
+        *,
+        language_code: str | None = None,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        user_agent: str = DEFAULT_USER_AGENT,
+    ) -> None:
+        super().__init__(base_url, api_key=api_key, timeout_s=timeout_s, user_agent=user_agent)
+        self.language_code = language_code
+
+    def _not_configured(self) -> str | None:
+        return None if self._key() else "no API key configured"
+
+    def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
+        key = self._key()
+        assert key is not None
+        # The API searches claims that fact checkers reviewed; refutation words would only narrow it.
+        params: dict[str, str | int] = {"query": web_query(query, with_any_of=False), "pageSize": limit}
+        if self.language_code:
+            params["languageCode"] = self.language_code
+        data = self._get_json(
+            f"{self.base_url}/v1alpha1/claims:search", params, headers={"X-goog-api-key": key}
+        )
+        hits: list[SearchHit] = []
+        for claim in _items(data, "claims"):
+            claim_text = _str(claim.get("text"))
+            claimant = _str(claim.get("claimant"))
+            for review in _items(claim, "claimReview"):
+                url = _str(review.get("url"))
+                if not url:
+                    continue
+                publisher = _object(review.get("publisher"))
+                record = ClaimReviewRecord(
+                    claim_text=claim_text,
+                    claimant=claimant,
+                    claim_date=parse_datetime(claim.get("claimDate")),
+                    publisher_name=_str(publisher.get("name")),
+                    publisher_site=_str(publisher.get("site")),
+                    url=url,
+                    title=_str(review.get("title")),
+                    review_date=parse_datetime(review.get("reviewDate")),
+                    textual_rating=_str(review.get("textualRating")),
+                    language_code=_str(review.get("languageCode")),
+                )
+                snippet = f"{claimant}: {claim_text}" if claimant and claim_text else claim_text
+                hits.append(
+                    SearchHit(
+                        doc_id=url,
+                        url=url,
+                        title=record.title or claim_text,
+                        snippet=snippet,
+                        publisher=record.publisher_name,
+                        domain=_domain(url, _site_host(record.publisher_site)),
+                        published_at=record.review_date,
+                        score=_rank_score(len(hits)),
+                        provider=self.name,
+                        review=record,
+                    )
+                )
+        return hits
+
+
+def _site_host(site: str) -> str | None:
+    # The API gives the site as a bare host ("politifact.com") or occasionally as a URL.
+    if not site:
+        return None
+    return urlsplit(site).hostname if "//" in site else site.split("/")[0] or None
