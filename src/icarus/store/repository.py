@@ -416,10 +416,13 @@ class Store:
             select(Check, SubjectRecord)
             .join(SubjectRecord, SubjectRecord.id == Check.subject_pk)
             .where(Check.id == check_id)
+            # PostgreSQL: writers of one check queue on its row instead of colliding and retrying.
+            # SQLite ignores FOR UPDATE; BEGIN IMMEDIATE already serialises its writers.
+            .with_for_update(of=Check, key_share=True)
         ).first()
         if found is None:
             raise NotFound(f"no check {check_id!r}")
-        check, owner = found.tuple()
+        check, owner = found
         if (owner.kind, owner.subject_id) != (subject.kind.value, subject.subject_id):
             raise ValueError(
                 f"check {check_id!r} is about {owner.kind}:{owner.subject_id}, "
@@ -451,7 +454,7 @@ class Store:
                     created_at=check.created_at,
                     latest_version=newest,
                 )
-                for check, subject, newest in session.execute(query).tuples()
+                for check, subject, newest in session.execute(query)
             ]
 
 
