@@ -122,6 +122,13 @@ def test_cli_not_found_or_bad_ref_exits_2(store: Store, db_url: str, first: Scor
     assert result.stderr.startswith("error: ")
 
 
+def test_cli_unusable_database_exits_2(tmp_path: Any) -> None:
+    for url in ("not a url", "postgresql://nobody:secret@127.0.0.1:1/none"):
+        result = runner.invoke(app, ["abc/1", "--database-url", url])
+        assert result.exit_code == EXIT_NOT_FOUND, result.output
+        assert result.stderr.startswith("error: ") and "secret" not in result.stderr
+
+
 def test_cli_reads_the_database_url_from_settings(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch, first: Scored
 ) -> None:

@@ -1,6 +1,7 @@
 """``icarus replay REPORT_VERSION``: re-score a stored version and say whether its trace is byte-identical.
 
-Exit status: 0 identical, 1 different (the diff is printed), 2 not found or not replayable.
+Exit status: 0 identical, 1 different (the diff is printed), 2 not found or not replayable (unknown check
+or version, malformed reference, unknown policy, unreachable database).
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Final
 
 import typer
+from sqlalchemy.exc import ArgumentError, OperationalError
 
 from icarus.store.replay import ReplayError, replay
 from icarus.store.repository import NotFound, Store
@@ -49,11 +51,19 @@ def replay_command(
     except ValueError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_NOT_FOUND) from None
-    store = Store(database_url) if database_url else Store.from_settings()
+    try:
+        store = Store(database_url) if database_url else Store.from_settings()
+    except ArgumentError as exc:
+        typer.echo(f"error: not a database URL: {exc}", err=True)
+        raise typer.Exit(EXIT_NOT_FOUND) from None
     try:
         outcome = replay(store.open(), check_id, version)
     except (NotFound, ReplayError) as exc:
         typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_NOT_FOUND) from None
+    except OperationalError as exc:
+        # One line, and the URL as the store prints it (password hidden), not a traceback.
+        typer.echo(f"error: cannot read {store!r}: {str(exc.orig).strip().splitlines()[0]}", err=True)
         raise typer.Exit(EXIT_NOT_FOUND) from None
     finally:
         store.close()

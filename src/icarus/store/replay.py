@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 from icarus.ledger import LedgerError, parse_ledger
@@ -38,9 +38,9 @@ class ReplayOutcome:
     stored_trace_hash: str
     new_trace_hash: str
     diff: list[str]
-    problems: list[str] = field(default_factory=list)
-    check_id: str = ""
-    version: int = 0
+    problems: list[str]
+    check_id: str
+    version: int
 
 
 def replay(store: Store, check_id: str, version: int | None = None) -> ReplayOutcome:
