@@ -21,8 +21,11 @@ LOOKUP_FEATURES: Mapping[LookupName, str] = {
 class LookupAdapter(Protocol):
     """Answers one kind of look-up for one evidence item. Must not raise: failures are results."""
 
-    name: LookupName
-    provider: str
+    @property
+    def name(self) -> LookupName: ...
+
+    @property
+    def provider(self) -> str: ...
 
     def lookup(self, item: EvidenceItem) -> LookupResult: ...
 
