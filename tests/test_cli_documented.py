@@ -1,4 +1,4 @@
-"""Every CLI command and option is documented in docs/scoring.md."""
+"""Every CLI command and option is documented in docs/scoring.md or docs/checking.md."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import typer.main
 
 from icarus.cli import app
 
-DOCS = (Path(__file__).parents[1] / "docs" / "scoring.md").read_text()
+DOCS = "\n".join(
+    (Path(__file__).parents[1] / "docs" / name).read_text() for name in ("scoring.md", "checking.md")
+)
 
 
 def _commands(group: typer.Typer, prefix: str = "icarus") -> list[tuple[str, list[str]]]:

@@ -13,9 +13,11 @@ from rich.markup import escape
 
 from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
 from icarus.reports.render import render_console, render_markdown
+from icarus.research.cli import corpus_app
 from icarus.scoring.icarus.config import DEFAULT_POLICY, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.scoring.icarus.methodology import render_methodology
+from icarus.store.cli import replay_command
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="Icarus: evidence review for factual claims."
@@ -24,6 +26,8 @@ policy_app = typer.Typer(no_args_is_help=True, help="Published scoring policies.
 schema_app = typer.Typer(no_args_is_help=True, help="JSON Schemas of Icarus documents.")
 app.add_typer(policy_app, name="policy")
 app.add_typer(schema_app, name="schema")
+app.add_typer(corpus_app, name="corpus")
+app.command("replay")(replay_command)
 
 err = Console(stderr=True)
 
@@ -58,6 +62,36 @@ def score(
         sys.stdout.write(render_markdown(result))
     else:
         render_console(result, Console())
+
+
+@app.command()
+def check(
+    text: Annotated[
+        str | None, typer.Argument(help="Text to check, or an http(s) URL to fetch and check.")
+    ] = None,
+    post: Annotated[
+        Path | None, typer.Option("--post", help="X API v2 payload of the tagging reply.")
+    ] = None,
+    policy: Annotated[str | None, typer.Option(help="Policy name@version (default from settings).")] = None,
+    reputation: Annotated[
+        list[Path] | None, typer.Option("--reputation", help="JSON file of reputation records on file.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    as_md: Annotated[bool, typer.Option("--md", help="Print the result as Markdown.")] = False,
+    as_html: Annotated[bool, typer.Option("--html", help="Print the result as an HTML page.")] = False,
+) -> None:
+    """Check a text, a URL or a tagged X post end to end on the configured providers."""
+    from icarus.pipeline.cli import run_check_command
+
+    if sum((as_json, as_md, as_html)) > 1:
+        _fail("choose one of --json, --md and --html")
+    if (text is None) == (post is None):
+        _fail("give a TEXT or URL argument, or --post FILE.json")
+    output = "json" if as_json else "md" if as_md else "html" if as_html else "console"
+    try:
+        run_check_command(text, post, policy, reputation or [], output)
+    except UnknownPolicyError as exc:
+        _fail(str(exc))
 
 
 @policy_app.command("show")

@@ -1,0 +1,173 @@
+"""One check, end to end: claims -> research -> judges -> ledger -> policy -> stored report version.
+
+The services are passed in, so the embedded default (local corpus, offline judge, SQLite) and the scaled-up
+configuration (web providers, an LLM endpoint, PostgreSQL) run the same code. The clock is a parameter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from icarus.claims import extract_claims
+from icarus.fetching import SnapshotStore
+from icarus.judges import Judge, JudgeRequest, to_attribution, to_claim_judgment
+from icarus.ledger import Claim, ClaimJudgment, EvidenceItem, EvidenceRole, Ledger, Subject
+from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
+from icarus.reputation import Registry
+from icarus.research import PlannedQuery, ProviderResult, SearchHit, SearchProvider, plan_queries
+from icarus.scoring.icarus.config import PolicyConfig
+from icarus.scoring.icarus.engine import score_ledger
+from icarus.store import Store, VersionRef
+
+Progress = Callable[[str], None]
+DOCUMENTS_PER_QUERY = 5
+
+
+@dataclass
+class CheckServices:
+    """The adapters one check runs on."""
+
+    judge: Judge
+    providers: Sequence[SearchProvider]
+    registry: Registry
+    snapshots: SnapshotStore
+    policy: PolicyConfig
+    store: Store | None = None
+    max_claims: int = 5
+    max_queries: int = 24
+    max_documents_per_claim: int = 8
+
+
+@dataclass
+class ProviderNote:
+    provider: str
+    query_kind: str
+    status: str
+    detail: str
+
+
+@dataclass
+class CheckOutput:
+    subject: Subject
+    ledger: Ledger
+    result: dict[str, Any]
+    version: VersionRef | None
+    provider_notes: list[ProviderNote] = field(default_factory=list)
+
+
+def run_check(
+    subject: Subject, services: CheckServices, now: datetime, progress: Progress | None = None
+) -> CheckOutput:
+    """Check every selected claim of ``subject`` as of ``now`` and record the result as a report version."""
+    say = progress or (lambda _message: None)
+    say("finding claims")
+    claim_set = extract_claims(subject, services.max_claims)
+    notes: list[ProviderNote] = []
+    found: dict[str, EvidenceItem] = {}
+    retrieved_for: dict[str, list[Claim]] = {}
+    per_claim_budget = max(1, services.max_queries // max(1, len(claim_set.claims)))
+
+    for claim in claim_set.claims:
+        say(f"researching: {claim.text[:60]}")
+        hits = _research(claim, services, now, per_claim_budget, notes)
+        for hit in hits[: services.max_documents_per_claim]:
+            evidence_id = evidence_id_for(hit.url)
+            if evidence_id not in found:
+                found[evidence_id] = _evidence_from_hit(hit, claim, services, now)
+            retrieved_for.setdefault(evidence_id, []).append(claim)
+
+    say(f"judging {len(found)} evidence items")
+    evidence = [_judged(item, retrieved_for[item.evidence_id], services.judge) for item in found.values()]
+    ledger = Ledger(
+        ledger_id=_ledger_id(subject, now),
+        as_of=now,
+        subject=subject,
+        claims=[*claim_set.claims, *claim_set.not_assessed],
+        evidence=sorted(evidence, key=lambda item: item.evidence_id),
+    )
+    say("scoring")
+    result = score_ledger(ledger, services.policy)
+    version = None
+    if services.store is not None:
+        say("recording the report version")
+        version = services.store.record_check(subject, ledger, result, reason="first")
+    return CheckOutput(subject, ledger, result, version, notes)
+
+
+def _ledger_id(subject: Subject, now: datetime) -> str:
+    digest = hashlib.sha256(f"{subject.kind}:{subject.subject_id}:{now.isoformat()}".encode()).hexdigest()
+    return f"check-{digest[:16]}"
+
+
+def _research(
+    claim: Claim, services: CheckServices, now: datetime, budget: int, notes: list[ProviderNote]
+) -> list[SearchHit]:
+    """Every planned query on every provider; hits deduplicated by URL, best-ranked first.
+
+    A provider that fails is noted as not run for this check and contributes nothing: a failed search is
+    never evidence against a claim.
+    """
+    ranked: dict[str, tuple[int, SearchHit]] = {}
+    order = 0
+    for query in plan_queries(claim, now, budget):
+        for provider in services.providers:
+            result = _search(provider, query)
+            notes.append(ProviderNote(result.provider, query.kind.value, result.status.value, result.detail))
+            for hit in result.hits:
+                if hit.url not in ranked:
+                    ranked[hit.url] = (order, hit)
+                    order += 1
+    return [hit for _, hit in sorted(ranked.values(), key=lambda pair: pair[0])]
+
+
+def _search(provider: SearchProvider, query: PlannedQuery) -> ProviderResult:
+    try:
+        return provider.search(query, DOCUMENTS_PER_QUERY)
+    except Exception as exc:  # a provider must not take the check down with it
+        return ProviderResult.error(
+            getattr(provider, "name", type(provider).__name__), f"{type(exc).__name__}: {exc}"
+        )
+
+
+def _evidence_from_hit(hit: SearchHit, claim: Claim, services: CheckServices, now: datetime) -> EvidenceItem:
+    text = hit.text or hit.snippet
+    document = RetrievedDocument(
+        url=hit.url, title=hit.title, text=text, publisher=hit.publisher, published_at=hit.published_at
+    )
+    ref = services.snapshots.put(
+        text.encode("utf-8"),
+        {
+            "url": hit.url,
+            "final_url": hit.url,
+            "content_type": "text/plain; charset=utf-8",
+            "fetched_at": now,
+        },
+    )
+    return build_evidence_item(document, claim.text, services.registry, ref, now, EvidenceRole.RESEARCH)
+
+
+def _judged(item: EvidenceItem, claims: list[Claim], judge: Judge) -> EvidenceItem:
+    """Ask the judge about the item against every claim it was retrieved for."""
+    judgments: list[ClaimJudgment] = []
+    attributions = list(item.attributions)
+    excerpt = item.excerpt.text if item.excerpt else ""
+    seen: set[str] = set()
+    for claim in claims:
+        if claim.claim_id in seen:
+            continue
+        seen.add(claim.claim_id)
+        request = JudgeRequest(
+            claim_id=claim.claim_id,
+            claim_text=claim.text,
+            evidence_id=item.evidence_id,
+            excerpt=excerpt,
+            evidence_text=item.text,
+        )
+        judgments.append(to_claim_judgment(judge.stance(request)))
+        if len(seen) == 1:
+            attributions.extend(to_attribution(verdict) for verdict in judge.attribution(request))
+    return item.model_copy(update={"judgments": judgments, "attributions": attributions})

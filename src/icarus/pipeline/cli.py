@@ -1,0 +1,83 @@
+"""The `icarus check` command's work: capture the input, run the check with progress, print the report."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from icarus.capture import CaptureError, capture_text, capture_x_mention
+from icarus.fetching import FetchError
+from icarus.ledger import Subject
+from icarus.pipeline.check import run_check
+from icarus.pipeline.services import build_services, capture_web_page
+from icarus.reports.render import render_console, render_html, render_markdown
+from icarus.reputation.registry import RegistryFileError
+from icarus.settings import Settings
+
+MAX_POST_BYTES = 5 * 1024 * 1024
+
+
+def _fail(message: str) -> None:
+    Console(stderr=True).print(f"[red]error:[/red] {escape(message)}", soft_wrap=True, highlight=False)
+    raise typer.Exit(2)
+
+
+def _subject(
+    text: str | None, post: Path | None, settings: Settings, now: datetime, services_snapshots
+) -> Subject:  # type: ignore[no-untyped-def]
+    if post is not None:
+        try:
+            if post.stat().st_size > MAX_POST_BYTES:
+                _fail(f"{post} is larger than {MAX_POST_BYTES} bytes")
+            payload = json.loads(post.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            _fail(f"cannot read X payload {post}: {exc}")
+        outcome = capture_x_mention(payload, now)
+        if outcome.subject is None:
+            refusal = outcome.refusal
+            _fail(
+                f"no subject to check: {refusal.reason.value if refusal else 'unknown'}: {refusal.detail if refusal else ''}"
+            )
+        assert outcome.subject is not None
+        return outcome.subject
+    assert text is not None
+    if text.startswith(("http://", "https://")):
+        subject, _ref = capture_web_page(text, settings, services_snapshots)
+        return subject
+    return capture_text(text, now)
+
+
+def run_check_command(
+    text: str | None, post: Path | None, policy: str | None, reputation: list[Path], output: str
+) -> None:
+    settings = Settings()
+    now = datetime.now(UTC).replace(microsecond=0)
+    console = Console(stderr=True)
+    try:
+        services = build_services(settings, policy_ref=policy, reputation_files=reputation)
+        subject = _subject(text, post, settings, now, services.snapshots)
+        with console.status("checking") as status:
+            outcome = run_check(subject, services, now, progress=lambda m: status.update(escape(m)))
+    except (CaptureError, FetchError, RegistryFileError) as exc:
+        _fail(str(exc))
+        return
+    result = outcome.result
+    if outcome.version is not None:
+        console.print(f"recorded as {outcome.version.url_path}", highlight=False)
+    skipped = {n.provider: n.detail for n in outcome.provider_notes if n.status != "ok"}
+    for provider, detail in sorted(skipped.items()):
+        console.print(f"provider {provider} not run: {escape(detail)}", highlight=False)
+    if output == "json":
+        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    elif output == "md":
+        sys.stdout.write(render_markdown(result))
+    elif output == "html":
+        sys.stdout.write(render_html(result))
+    else:
+        render_console(result, Console())

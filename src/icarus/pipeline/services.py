@@ -1,0 +1,51 @@
+"""Build a check's services from settings: the embedded default unless something else is configured."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from icarus.fetching import SafeFetcher, SnapshotStore, capture_url, extract_page
+from icarus.judges import judge_from_settings
+from icarus.ledger import Subject
+from icarus.pipeline.check import CheckServices
+from icarus.reputation import load_registry
+from icarus.research import configured_providers
+from icarus.scoring.icarus.config import load_policy
+from icarus.settings import Settings
+from icarus.store import Store
+
+
+def build_services(
+    settings: Settings,
+    *,
+    policy_ref: str | None = None,
+    reputation_files: Sequence[Path] = (),
+    record: bool = True,
+) -> CheckServices:
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    store = None
+    if record:
+        store = Store(settings.resolved_database_url)
+        store.open()
+    return CheckServices(
+        judge=judge_from_settings(settings),
+        providers=configured_providers(settings),
+        registry=load_registry(*reputation_files),
+        snapshots=SnapshotStore(settings.data_dir / "snapshots"),
+        policy=load_policy(policy_ref or settings.policy),
+        store=store,
+        max_claims=settings.check_max_claims,
+        max_queries=settings.check_max_queries,
+    )
+
+
+def capture_web_page(url: str, settings: Settings, snapshots: SnapshotStore) -> tuple[Subject, str]:
+    """Fetch a URL under the SSRF guard, snapshot it and capture its text as the subject."""
+    from icarus.capture import capture_page
+
+    with SafeFetcher() as fetcher:
+        captured = capture_url(url, fetcher=fetcher, store=snapshots)
+    page = extract_page(captured.result.body, captured.result.content_type, captured.result.final_url)
+    subject = capture_page(url, page.text, page.title, captured.meta.fetched_at, page.links)
+    return subject, captured.ref
