@@ -108,8 +108,11 @@ _QUANTITY = re.compile(
     r"(?:\s+(?P<next>[A-Za-z]+))?",
     re.IGNORECASE,
 )
+# What may stand before a year: a preposition, a month ("October 2024"), or a day ("16, 2024").
 _YEAR_BEFORE = re.compile(
-    r"\b(?:in|since|by|from|until|till|to|of|during|between|and|before|after|around|circa|c\.)\s*$",
+    r"(?:\b(?:in|since|by|from|until|till|to|of|during|between|and|before|after|around|circa|c\.|"
+    r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\.?|\b(?:january|february|march|april|june|july|"
+    r"august|september|october|november|december)|\b\d{1,2},)\s*$",
     re.IGNORECASE,
 )
 _MONTH_PATTERN = re.compile(r"\b(?:" + "|".join(m for m in MONTHS if m != "may") + r")\b", re.IGNORECASE)

@@ -90,7 +90,7 @@ RELATED_BIAS = -2.0
 RELATED_COVERAGE = 7.0
 RELATED_NUMBER = 1.0
 RELATED_DATE = 0.5
-RELATED_HEDGE = -0.75
+RELATED_HEDGE = -2.0
 # Refutation given relatedness: unlikely (σ(-2.5) ≈ 0.08) unless a contradiction cue fires.
 REFUTE_BIAS = -2.5
 REFUTE_NEGATION = 3.0
@@ -475,8 +475,8 @@ def propose_self_evidence(claim_text: str, cited_text: str, evidence_id: str) ->
             peers = [q for q in stated if q.unit == figure.unit]
             if not peers or any(tx.same_value(q.value, figure.value) for q in peers):
                 continue
-            digits = figure.text.replace(",", "")
-            if any(q.text.replace(",", "")[::-1] == digits for q in peers):
+            digits = re.sub(r"\D", "", figure.text)
+            if len(digits) > 1 and any(re.sub(r"\D", "", q.text)[::-1] == digits for q in peers):
                 propose(MisrepresentationKind.REVERSAL, start, end, f"figure {figure.text!r} turned around")
             elif all(abs(figure.value) > abs(q.value) for q in peers):
                 shown = ", ".join(q.text for q in peers)

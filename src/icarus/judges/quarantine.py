@@ -47,6 +47,10 @@ _HIDDEN_ELEMENT = re.compile(
 _UNRENDERED = re.compile(
     r"<(?P<tag>script|style|template|noscript)\b[^>]*>.*?(?:</(?P=tag)\s*>|\Z)", re.IGNORECASE | re.DOTALL
 )
+_ROLE_ELEMENT = re.compile(
+    r"<\s*(?P<tag>system|assistant|developer|instructions?)\s*>.*?(?:<\s*/\s*(?P=tag)\s*>|\Z)",
+    re.IGNORECASE | re.DOTALL,
+)
 # Any tag left over from extraction, attributes (alt, title, aria-label) included.
 _TAG = re.compile(r"</?[a-zA-Z!][^<>]*>")
 _SENTENCE_END = re.compile(r"[.!?\n]")
@@ -63,9 +67,10 @@ class Quarantined:
     ``flagged`` is true when text addressed to a model, or text hidden from a human reader, was found:
     the item is flagged under H30. ``removed`` names each kind of thing removed, in a fixed order:
     ``format_characters`` (zero-width, bidi and other invisible format characters), ``html_comment``,
-    ``hidden_markup``, ``instruction`` and ``markup`` (leftover tags and their attributes). Only
-    ``instruction`` and ``hidden_markup`` set the flag on their own: soft hyphens and stray tags are
-    common in honest pages.
+    ``hidden_markup`` (elements hidden by CSS or attribute, and script/style blocks), ``instruction``
+    (text addressed to a model, wherever it sat, alt text and comments included) and ``markup`` (leftover
+    tags and their attributes). The flag is set by an instruction or by an element hidden from readers;
+    soft hyphens, stray tags and script blocks are common in honest pages and do not set it alone.
     """
 
     text: str
@@ -104,7 +109,6 @@ def _cut_instructions(text: str) -> tuple[str, bool]:
 def quarantine(text: str) -> Quarantined:
     """Clean ``text`` for a model prompt (H30). Deterministic; idempotent on its own output."""
     removed: list[str] = []
-    flagged = False
 
     # NFKC first, so full-width or compatibility letters cannot spell an instruction past the pattern.
     text, changed = _strip_format_characters(unicodedata.normalize("NFKC", text))
@@ -112,34 +116,40 @@ def quarantine(text: str) -> Quarantined:
         removed.append("format_characters")
 
     hidden_parts: list[str] = []
+    instruction = False
 
     def _hide(match: re.Match[str]) -> str:
         hidden_parts.append(match.group(0))
         return " "
 
+    def _addressed_to_model(parts: list[str]) -> bool:
+        found = any(INSTRUCTION_INJECTION.search(part) for part in parts)
+        parts.clear()
+        return found
+
     text, comments = _HTML_COMMENT.subn(_hide, text)
+    instruction |= _addressed_to_model(hidden_parts)
+    text, hidden = _HIDDEN_ELEMENT.subn(_hide, text)
+    hidden_parts.clear()  # hidden text is flagged whatever it says
+    # "<system>...</system>": the element is the instruction, its content the payload.
+    text, role_elements = _ROLE_ELEMENT.subn(" ", text)
+    text, unrendered = _UNRENDERED.subn(_hide, text)
+    instruction |= _addressed_to_model(hidden_parts) or role_elements > 0
+    # Attributes (alt, title, aria-label) go with their tags; an instruction inside one still flags.
+    text, tags = _TAG.subn(_hide, text)
+    instruction |= _addressed_to_model(hidden_parts)
+    text, cut = _cut_instructions(text)
+    instruction |= cut
+
     if comments:
         removed.append("html_comment")
-        flagged = flagged or any(INSTRUCTION_INJECTION.search(part) for part in hidden_parts)
-    hidden_parts.clear()
-    text, hidden = _HIDDEN_ELEMENT.subn(_hide, text)
-    text, unrendered = _UNRENDERED.subn(_hide, text)
-    if hidden:
-        flagged = True
-    if unrendered and any(INSTRUCTION_INJECTION.search(part) for part in hidden_parts):
-        flagged = True
     if hidden or unrendered:
         removed.append("hidden_markup")
-
-    # Before the tags go: "<system>" is itself one of the injection markers.
-    text, cut = _cut_instructions(text)
-    text, tags = _TAG.subn(" ", text)
-    text, cut_after_tags = _cut_instructions(text)
-    if cut or cut_after_tags:
+    if instruction:
         removed.append("instruction")
-        flagged = True
     if tags:
         removed.append("markup")
+    flagged = instruction or hidden > 0
 
     text = _BLANK_LINES.sub("\n\n", _SPACES.sub(" ", text))
     text = "\n".join(line.strip() for line in text.split("\n")).strip()

@@ -1,0 +1,49 @@
+"""The judge registry: names carry versions; settings pick offline unless an endpoint is configured."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import SecretStr
+
+from icarus.judges.llm import OpenAICompatibleJudge
+from icarus.judges.offline import OfflineLexicalJudge
+from icarus.judges.registry import JUDGES, JudgeConfigError, create_judge, judge_from_settings
+from icarus.settings import Settings
+
+
+def test_registry_contents_are_pinned() -> None:
+    assert sorted(JUDGES) == ["offline-lexical@1", "openai-compatible@1"]
+    with pytest.raises(TypeError):
+        JUDGES["x@1"] = JUDGES["offline-lexical@1"]  # type: ignore[index]
+
+
+def test_offline_by_default() -> None:
+    assert isinstance(judge_from_settings(Settings(llm_base_url=None, llm_model=None)), OfflineLexicalJudge)
+    assert isinstance(
+        judge_from_settings(Settings(llm_base_url="http://127.0.0.1:1/v1")), OfflineLexicalJudge
+    )
+
+
+def test_llm_when_endpoint_and_model_are_set() -> None:
+    settings = Settings(
+        llm_base_url="http://127.0.0.1:1/v1", llm_model="m-1", llm_api_key=SecretStr("k-secret")
+    )
+    judge = judge_from_settings(settings)
+    assert isinstance(judge, OpenAICompatibleJudge)
+    assert judge.model == "m-1" and judge.base_url == "http://127.0.0.1:1/v1"
+    assert "k-secret" not in repr(judge)
+
+
+def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ICARUS_LLM_BASE_URL", "http://127.0.0.1:2/v1")
+    monkeypatch.setenv("ICARUS_LLM_MODEL", "env-model")
+    judge = judge_from_settings(Settings())
+    assert isinstance(judge, OpenAICompatibleJudge) and judge.model == "env-model"
+
+
+def test_unknown_name_and_missing_settings_are_clear_errors() -> None:
+    with pytest.raises(JudgeConfigError, match="offline-lexical@1"):
+        create_judge("offline-lexical@2")
+    with pytest.raises(JudgeConfigError, match="ICARUS_LLM_MODEL"):
+        create_judge("openai-compatible@1", Settings(llm_base_url=None, llm_model=None))
+    assert isinstance(create_judge("offline-lexical@1"), OfflineLexicalJudge)
