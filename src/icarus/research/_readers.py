@@ -335,7 +335,7 @@ def _read_warc(path: Path, limits: ReadLimits) -> Iterator[RawDocument | Skipped
     except OSError as exc:
         raise ReadError(f"cannot read file: {exc.strerror or exc}") from None
     with stream:
-        records = 0
+        records = produced = 0
         try:
             for record in ArchiveIterator(stream):
                 records += 1
@@ -347,6 +347,7 @@ def _read_warc(path: Path, limits: ReadLimits) -> Iterator[RawDocument | Skipped
                     continue  # redirects, errors, images, scripts: not documents
                 uri = record.rec_headers.get_header("WARC-Target-URI") or ""
                 payload = record.content_stream().read(limits.max_document_bytes + 1)
+                produced += 1
                 if len(payload) > limits.max_document_bytes:
                     yield SkippedRecord(f"record {uri}: larger than {limits.max_document_bytes} bytes")
                     continue
@@ -361,3 +362,7 @@ def _read_warc(path: Path, limits: ReadLimits) -> Iterator[RawDocument | Skipped
             if records == 0:
                 raise ReadError(f"not a readable WARC file ({type(exc).__name__})") from None
             yield SkippedRecord(f"stopped after record {records}: damaged archive ({type(exc).__name__})")
+            return
+        if produced == 0:
+            # warcio reads almost any bytes as some record; an archive with no HTML page is not one we use.
+            raise ReadError("not a readable WARC file (no HTML response records)")

@@ -48,7 +48,7 @@ _SPACE = re.compile(r"\s+")
 def tokens(text: str) -> list[str]:
     """Words of ``text`` in order, with URLs, @handles and bare X/Twitter host names removed."""
     text = _HANDLE.sub(" ", _URL.sub(" ", text))
-    return [token for token in _TOKEN.findall(text) if token.lower() not in X_HOSTS]
+    return [token for token in _TOKEN.findall(text) if token.lower().split("/")[0] not in X_HOSTS]
 
 
 def is_content_word(token: str) -> bool:

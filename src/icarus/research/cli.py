@@ -7,6 +7,7 @@ The sub-app is mounted by ``icarus.cli``; the corpus file defaults to ``Settings
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -58,6 +59,9 @@ def add(
     except CorpusError as exc:
         _fail(str(exc))
         return
+    # Parser libraries log every damaged file as a warning; the skip list below already says so, once.
+    for noisy in ("pypdf", "trafilatura", "htmldate"):
+        logging.getLogger(noisy).setLevel(logging.ERROR)
     err = _err()
     with (
         store,

@@ -360,9 +360,10 @@ class LocalCorpus:
         # Bounds are inclusive days; compare ISO strings (all stored in UTC, one format).
         since_text = since.isoformat() if since else None
         until_text = (until + timedelta(days=1)).isoformat() if until else None
+        # The snippet comes from the body (column 1): a title match would only echo the title back.
         sql = f"""
             SELECT d.doc_id, d.url, d.title, d.text, d.publisher, d.domain, d.published_at,
-                   snippet(documents_fts, -1, '', '', '…', {_SNIPPET_TOKENS}),
+                   snippet(documents_fts, 1, '', '', '…', {_SNIPPET_TOKENS}),
                    bm25(documents_fts, {_TITLE_WEIGHT}, 1.0) AS rank
             FROM documents_fts JOIN documents AS d ON d.id = documents_fts.rowid
             WHERE documents_fts MATCH :expression
