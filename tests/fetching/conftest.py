@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -72,7 +72,9 @@ class FakeServer:
 
         self.httpd = Server(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     def url(self, path: str, host: str = "127.0.0.1") -> str:
         return f"http://{host}:{self.port}{path}"
@@ -126,7 +128,7 @@ def fake_time() -> FakeTime:
     return FakeTime()
 
 
-def static_resolver(table: dict[str, Sequence[str]]) -> Callable[[str], Sequence[str]]:
+def static_resolver(table: Mapping[str, Sequence[str]]) -> Callable[[str], Sequence[str]]:
     """A resolver from a fixed table; unknown names fail like NXDOMAIN."""
 
     def resolve(host: str) -> Sequence[str]:

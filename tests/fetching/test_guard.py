@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -16,7 +16,7 @@ def never_resolve(host: str) -> Sequence[str]:
     raise AssertionError(f"the guard should have refused before resolving {host}")
 
 
-def guard(table: dict[str, Sequence[str]] | None = None, **policy: object) -> URLGuard:
+def guard(table: Mapping[str, Sequence[str]] | None = None, **policy: object) -> URLGuard:
     resolver = static_resolver(table) if table is not None else never_resolve
     return URLGuard(GuardPolicy(**policy), resolver)  # type: ignore[arg-type]
 

@@ -64,6 +64,8 @@ class ExtractLimits:
     max_hidden_fragments: int = 200
     max_hidden_fragment_chars: int = 2000
     max_json_ld_chars: int = 1_000_000
+    max_extensive_date_search_bytes: int = 1024 * 1024
+    """Larger pages get htmldate's markup search only, not its slow search of the text."""
     max_pdf_bytes: int = 50 * 1024 * 1024
     max_pdf_pages: int = 300
     """Pages after this are not read; ``truncated`` is set."""
@@ -203,10 +205,12 @@ def _extract_html(body: bytes, content_type: str, url: str, lim: ExtractLimits) 
     language = _language(root)
     published = _first_date(root, _PUBLISHED_KEYS, "datePublished")
     updated = _first_date(root, _UPDATED_KEYS, "dateModified")
+    # htmldate's text-pattern search costs about a second per 2 MB; keep it for ordinary-sized pages.
+    extensive = len(body) <= lim.max_extensive_date_search_bytes
     if published is None:
-        published = _htmldate(root, url, original=True)
+        published = _htmldate(root, url, original=True, extensive=extensive)
     if updated is None:
-        updated = _htmldate(root, url, original=False)
+        updated = _htmldate(root, url, original=False, extensive=False)
         if updated is not None and published is not None and updated <= published:
             updated = None  # htmldate answered with the publication date again, not a later update
     fallback_title = _clean(root.findtext(".//title")) or _meta(root, ("property", "og:title"))
@@ -317,6 +321,8 @@ def _trafilatura(root: Any, url: str) -> Any:
             include_tables=True,
             include_links=False,
             deduplicate=False,
+            # Dates are found separately above; skip trafilatura's own (slow) text-pattern date search.
+            date_extraction_params={"extensive_search": False, "original_date": True},
         )
     except (RecursionError, ValueError, TypeError, AttributeError, lxml.etree.LxmlError):
         return None  # the visible-text fallback still yields text; trafilatura is best effort
@@ -432,10 +438,14 @@ def _json_ld_values(root: Any, key: str) -> Iterator[str]:
                 stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
 
 
-def _htmldate(root: Any, url: str, *, original: bool) -> datetime | None:
+def _htmldate(root: Any, url: str, *, original: bool, extensive: bool) -> datetime | None:
     try:
         found = find_date(
-            root, original_date=original, extensive_search=True, outputformat="%Y-%m-%dT%H:%M:%S%z", url=url
+            root,
+            original_date=original,
+            extensive_search=extensive,
+            outputformat="%Y-%m-%dT%H:%M:%S%z",
+            url=url,
         )
     except (RecursionError, ValueError, TypeError, AttributeError, lxml.etree.LxmlError):
         return None
