@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import time
+import zlib
 from datetime import UTC, datetime
 
 import pytest
 from pypdf import PdfWriter
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+from pypdf.generic import DictionaryObject, NameObject, StreamObject
 
 from icarus.fetching import (
     DocumentTooLarge,
@@ -237,6 +239,14 @@ def test_charset_from_meta_is_used() -> None:
 
 
 def make_pdf(lines: list[str], **metadata: str) -> bytes:
+    """A PDF with one page per line of text, in Helvetica."""
+    return make_pdf_from_streams(
+        [f"BT /F1 18 Tf 72 720 Td ({line}) Tj ET".encode() for line in lines], **metadata
+    )
+
+
+def make_pdf_from_streams(streams: list[bytes], **metadata: str) -> bytes:
+    """A PDF with one page per content stream, each stored Flate-compressed."""
     writer = PdfWriter()
     font = DictionaryObject(
         {
@@ -246,10 +256,11 @@ def make_pdf(lines: list[str], **metadata: str) -> bytes:
         }
     )
     font_ref = writer._add_object(font)  # pypdf has no public call for adding a bare object
-    for line in lines:
+    for content in streams:
         page = writer.add_blank_page(612, 792)
-        stream = DecodedStreamObject()
-        stream.set_data(f"BT /F1 18 Tf 72 720 Td ({line}) Tj ET".encode())
+        stream = StreamObject()
+        stream.set_data(zlib.compress(content, 9))
+        stream[NameObject("/Filter")] = NameObject("/FlateDecode")
         page[NameObject("/Contents")] = writer._add_object(stream)
         page[NameObject("/Resources")] = DictionaryObject(
             {NameObject("/Font"): DictionaryObject({NameObject("/F1"): font_ref})}
@@ -314,6 +325,33 @@ def test_pdf_time_budget_stops_between_pages() -> None:
 def test_malformed_pdf_is_a_clean_error(body: bytes) -> None:
     with pytest.raises(ExtractionError):
         extract_page(body, "application/pdf", "https://x.example/bad.pdf")
+
+
+def test_pdf_decompression_bomb_is_a_clean_error() -> None:
+    bomb = b"BT /F1 12 Tf 72 720 Td (boom) Tj ET" + b" " * 30_000_000  # 30 MB of content in about 30 KB
+    body = make_pdf_from_streams([bomb])
+    assert len(body) < 100_000
+    started = time.monotonic()
+    with pytest.raises(ExtractionError, match="no readable page"):
+        extract_page(body, "application/pdf", "https://x.example/bomb.pdf")
+    assert time.monotonic() - started < 5
+
+
+def test_a_bomb_page_costs_only_that_page() -> None:
+    good = b"BT /F1 12 Tf 72 720 Td (The readable page) Tj ET"
+    body = make_pdf_from_streams([good, good + b" " * 30_000_000])
+    page = extract_page(body, "application/pdf", "https://x.example/mixed.pdf")
+    assert "The readable page" in page.text
+    assert page.page_count == 2
+    assert page.truncated is True
+
+
+def test_cyclic_pdf_page_tree_is_a_clean_error() -> None:
+    body = make_pdf(["only page"])
+    looped = re.sub(rb"/Kids \[ \d+ 0 R \]", b"/Kids [ 2 0 R ]", body, count=1)
+    assert looped != body
+    with pytest.raises(ExtractionError, match="cyclic"):
+        extract_page(looped, "application/pdf", "https://x.example/loop.pdf")
 
 
 def test_truncated_pdf_is_read_or_cleanly_refused() -> None:

@@ -11,7 +11,9 @@ screen-reader-only classes, inside ``<template>``, in image ``alt`` text and in 
 in ``hidden_text_fragments``. trafilatura leaves most of it out of ``text``; the fragments are the record.
 
 PDFs are read with pypdf under tighter resource limits than its defaults, a page cap, a text cap and a
-time budget checked between pages; any pypdf failure becomes ``ExtractionError``. A single pathological
+time budget checked between pages. A page that fails (a decompression bomb in its content stream, say) is
+skipped and marks the result truncated; a file that cannot be opened, or has no readable page, raises
+``ExtractionError``. A single pathological
 page can still overrun the time budget (pypdf cannot be interrupted mid-page); running extraction in a
 separate process with a hard timeout would close that gap.
 """
@@ -71,7 +73,7 @@ class ExtractLimits:
     """Pages after this are not read; ``truncated`` is set."""
     max_pdf_objects: int = 500_000
     """Most cross-reference entries pypdf will read (an object-count bomb guard)."""
-    pdf_time_budget_s: float = 30.0
+    pdf_time_budget_s: float = 20.0
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,8 @@ class ExtractedPage:
     page_count: int | None = None
     """PDFs: pages in the document (not only those read)."""
     truncated: bool = False
-    """Text was cut at ``max_text_chars`` or pages past ``max_pdf_pages`` were not read."""
+    """Text was cut at ``max_text_chars``, or PDF pages were left unread (page cap, time budget, or a page
+    that failed to parse)."""
 
 
 def extract_page(
@@ -481,6 +484,8 @@ _PDF_CONFIG: dict[str, Any] = {
     "run_length_maximum_output_length": 20_000_000,
     "array_based_stream_maximum_output_length": 20_000_000,
     "stream_decoding_work_maximum_length": 100_000_000,
+    # pypdf parses about 400k content-stream tokens a second; its default (2M) allows ~5 s on one page.
+    "stream_parsing_work_maximum_count": 500_000,
     "page_tree_maximum_entries": 20_000,
     "page_tree_maximum_page_entries": 100_000,
     "jbig2dec_binary": None,  # never run an external decoder on untrusted input
@@ -494,6 +499,7 @@ def _extract_pdf(body: bytes, lim: ExtractLimits, clock: Callable[[], float]) ->
         raise ExtractionError("not a PDF: the body does not start with %PDF-")
     deadline = clock() + lim.pdf_time_budget_s
     texts: list[str] = []
+    failures: list[str] = []
     size = 0
     truncated = False
     try:
@@ -508,12 +514,20 @@ def _extract_pdf(body: bytes, lim: ExtractLimits, clock: Callable[[], float]) ->
                 if clock() > deadline:
                     truncated = True
                     break
-                page_text = reader.pages[index].extract_text() or ""
+                try:
+                    page_text = reader.pages[index].extract_text() or ""
+                except Exception as exc:
+                    # One hostile or broken page (a decompression bomb, say) costs that page, not the file.
+                    failures.append(f"page {index + 1}: {type(exc).__name__}: {exc}")
+                    truncated = True
+                    continue
                 texts.append(page_text)
                 size += len(page_text)
                 if size > lim.max_text_chars:
                     truncated = True
                     break
+            if failures and not texts:
+                raise ExtractionError(f"no readable page in the PDF ({failures[0]})")
             truncated = truncated or count > lim.max_pdf_pages
             info = reader.metadata
             title = _clean(info.title) if info is not None else None
