@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from icarus.fetching import ConnectFailed, FetchLimits, GuardPolicy, SafeFetcher
-from tests.fetching.conftest import TEST_LIMITS, FakeServer, static_resolver
+from icarus.fetching import ConnectFailed, GuardPolicy, SafeFetcher
+from tests.fetching.conftest import TEST_LIMITS, FakeServer, FakeTime, static_resolver
 
 pytestmark = pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command")
 
@@ -43,7 +43,7 @@ def tls_server(tmp_path: Path) -> Iterator[tuple[FakeServer, Path, list[str]]]:
 
 def tls_fetcher(cert: Path, make_fetcher: Callable[..., SafeFetcher]) -> SafeFetcher:
     return make_fetcher(
-        limits=FetchLimits(**{**TEST_LIMITS.__dict__, "retries": 0}),
+        limits=TEST_LIMITS,
         policy=GuardPolicy(allowed_hosts=frozenset({"secure.test", "other.test"})),
         resolver=static_resolver({"secure.test": ["127.0.0.1"], "other.test": ["127.0.0.1"]}),
         allow_loopback_for_tests=False,
@@ -63,12 +63,15 @@ def test_https_connects_to_the_pinned_ip_and_verifies_the_name(
     assert server.requests[-1].headers["host"] == f"secure.test:{server.port}"
 
 
-def test_a_certificate_for_another_name_is_refused(
-    tls_server: tuple[FakeServer, Path, list[str]], make_fetcher: Callable[..., SafeFetcher]
+def test_a_certificate_for_another_name_is_refused_without_retrying(
+    tls_server: tuple[FakeServer, Path, list[str]],
+    make_fetcher: Callable[..., SafeFetcher],
+    fake_time: FakeTime,
 ) -> None:
     server, cert, names = tls_server
     server.html("/", "<p>secure</p>")
-    with pytest.raises(ConnectFailed, match="certificate"):
+    with pytest.raises(ConnectFailed, match=r"TLS handshake .* certificate"):
         tls_fetcher(cert, make_fetcher).fetch(f"https://other.test:{server.port}/")
     assert names == ["other.test"]
+    assert fake_time.sleeps == []
     assert server.requests == []

@@ -397,6 +397,17 @@ class _Transient(Exception):
         self.retry_after = retry_after
 
 
+def _tls_failure(exc: BaseException) -> bool:
+    seen: BaseException | None = exc
+    for _ in range(8):  # httpx wraps httpcore, which wraps the ssl error
+        if seen is None:
+            return False
+        if isinstance(seen, ssl.SSLError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def _with_note(error: FetchError, note: str) -> FetchError:
     error.message = f"{error.message} ({note})"
     error.args = (error.message,)
@@ -542,6 +553,9 @@ class SafeFetcher:
             try:
                 response = self._client.send(request, stream=True)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+                if _tls_failure(exc):
+                    # A certificate that does not match will not match on the next try either.
+                    raise ConnectFailed(f"TLS handshake with {address} failed: {exc}", url=url) from exc
                 failures.append(f"{address}: {exc or type(exc).__name__}")
                 continue
             except httpx.TimeoutException as exc:
