@@ -15,8 +15,14 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 # The main job on the embedded default: score the shipped example ledgers under the current policy.
+# The main job on the embedded default (local corpus, offline judge, SQLite): index the sample corpus,
+# check the sample post, print the report. Sample state lives in .icarus-sample/, rebuilt on every run.
+SAMPLE := ICARUS_DATA_DIR=.icarus-sample
 run: $(STAMP)
-	@for ledger in examples/*.json; do echo "== $$ledger"; $(BIN)/icarus score $$ledger; done
+	rm -rf .icarus-sample
+	$(SAMPLE) $(BIN)/icarus corpus add examples/sample-corpus/*.html
+	$(SAMPLE) $(BIN)/icarus check --post examples/sample-post.json --reputation examples/sample-corpus/reputation.json
+	@for ledger in examples/ledgers/*.json; do echo "== $$ledger"; $(BIN)/icarus score $$ledger; done
 
 test: $(STAMP)
 	$(BIN)/pytest
