@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from icarus.capture import CaptureError, capture_text, capture_x_mention
-from icarus.fetching import FetchError
+from icarus.fetching import FetchError, SnapshotStore
 from icarus.ledger import Subject
 from icarus.pipeline.check import run_check
 from icarus.pipeline.services import build_services, capture_web_page
@@ -29,8 +29,8 @@ def _fail(message: str) -> None:
 
 
 def _subject(
-    text: str | None, post: Path | None, settings: Settings, now: datetime, services_snapshots
-) -> Subject:  # type: ignore[no-untyped-def]
+    text: str | None, post: Path | None, settings: Settings, now: datetime, snapshots: SnapshotStore
+) -> Subject:
     if post is not None:
         try:
             if post.stat().st_size > MAX_POST_BYTES:
@@ -48,7 +48,7 @@ def _subject(
         return outcome.subject
     assert text is not None
     if text.startswith(("http://", "https://")):
-        subject, _ref = capture_web_page(text, settings, services_snapshots)
+        subject, _ref = capture_web_page(text, settings, snapshots)
         return subject
     return capture_text(text, now)
 

@@ -6,7 +6,6 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
 
 from icarus.ledger import (
     Directness,
@@ -30,18 +29,10 @@ _STOPWORDS = frozenset(
 EXCERPT_MAX_CHARS = 600
 
 
-class Document(Protocol):
-    """What any search provider or fetch returns about one document."""
-
-    url: str
-    title: str
-    text: str
-    publisher: str
-    published_at: datetime | None
-
-
 @dataclass(frozen=True)
 class RetrievedDocument:
+    """What a search provider or a fetch returned about one document."""
+
     url: str
     title: str
     text: str
@@ -91,7 +82,7 @@ def directness_for(source_class: SourceClass, text: str) -> Directness:
 
 
 def build_evidence_item(
-    document: Document,
+    document: RetrievedDocument,
     claim_text: str,
     registry: Registry,
     snapshot_ref: str,

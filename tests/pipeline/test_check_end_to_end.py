@@ -1,0 +1,150 @@
+"""`icarus check` end to end on the embedded default: sample corpus, offline judge, SQLite store."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from icarus.capture import capture_text, capture_x_mention
+from icarus.cli import app
+from icarus.fetching import SnapshotStore
+from icarus.judges import create_judge
+from icarus.pipeline.check import CheckServices, run_check
+from icarus.reputation import Registry, load_registry
+from icarus.research import LocalCorpus, LocalCorpusProvider
+from icarus.scoring.icarus.config import load_policy
+from icarus.store import Store
+from icarus.store.replay import replay
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+runner = CliRunner()
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> CheckServices:
+    corpus = LocalCorpus(tmp_path / "corpus.db")
+    corpus.add(sorted((EXAMPLES / "sample-corpus").glob("*.html")))
+    store = Store(f"sqlite:///{tmp_path / 'icarus.db'}")
+    store.open()
+    return CheckServices(
+        judge=create_judge("offline-lexical@1"),
+        providers=[LocalCorpusProvider(corpus)],
+        registry=load_registry(EXAMPLES / "sample-corpus" / "reputation.json"),
+        snapshots=SnapshotStore(tmp_path / "snapshots"),
+        policy=load_policy("icarus@1.1"),
+        store=store,
+    )
+
+
+def sample_subject():
+    payload = json.loads((EXAMPLES / "sample-post.json").read_text())
+    outcome = capture_x_mention(payload, NOW)
+    assert outcome.subject is not None
+    return outcome.subject
+
+
+def test_sample_post_is_supported_by_two_independent_origins(services: CheckServices) -> None:
+    output = run_check(sample_subject(), services, NOW)
+    result = output.result
+    assert result["overall"]["label"] == "supported"
+    totals = result["trace"]["claims"][0]["passes"][-1]["totals"]
+    assert totals["icc_support"] == 2
+    clusters = result["trace"]["claims"][0]["passes"][-1]["clusters"]
+    wire_cluster = next(c for c in clusters if len(c["members"]) >= 3)
+    assert wire_cluster["counted"]  # the wire story and its pickups count once, with the port's own release
+    assert [c["reason"] for c in result["not_assessed"]]  # the opinion half of the post is listed
+    for item in output.ledger.evidence:  # every item is anchored: an exact excerpt of its snapshot (G3)
+        assert (
+            item.excerpt is not None
+            and item.text[item.excerpt.span.start : item.excerpt.span.end] == item.excerpt.text
+        )
+        assert services.snapshots.get(item.snapshot.ref if item.snapshot else "").decode() == item.text
+
+
+def test_the_stored_version_replays_byte_identical(services: CheckServices) -> None:
+    output = run_check(sample_subject(), services, NOW)
+    assert output.version is not None
+    assert services.store is not None
+    outcome = replay(services.store, output.version.check_id, output.version.version)
+    assert outcome.identical, outcome.diff
+
+
+def test_finding_nothing_is_unverifiable(services: CheckServices) -> None:
+    subject = capture_text("The lighthouse on Pellow Point was painted blue in 1911.", NOW)
+    result = run_check(subject, services, NOW).result
+    assert result["overall"]["label"] == "unverifiable"
+
+
+def test_a_failing_provider_is_not_run_never_evidence(services: CheckServices) -> None:
+    class Broken:
+        name = "broken"
+
+        def search(self, query, limit):  # type: ignore[no-untyped-def]
+            raise TimeoutError("search backend down")
+
+    services.providers = [Broken()]
+    output = run_check(sample_subject(), services, NOW)
+    assert output.result["overall"]["label"] == "unverifiable"
+    assert {n.status for n in output.provider_notes} == {"error"}
+
+
+def test_unknown_domains_are_estimated_and_cannot_carry_a_verdict(services: CheckServices) -> None:
+    services.registry = Registry()
+    result = run_check(sample_subject(), services, NOW).result
+    assert result["overall"]["label"] == "unverifiable"
+    assert "reputation estimated, not on file" in result["claims"][0]["caveats"]
+
+
+def test_check_command_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
+    added = runner.invoke(
+        app, ["corpus", "add", *map(str, sorted((EXAMPLES / "sample-corpus").glob("*.html")))]
+    )
+    assert added.exit_code == 0, added.output
+    args = [
+        "check",
+        "--post",
+        str(EXAMPLES / "sample-post.json"),
+        "--reputation",
+        str(EXAMPLES / "sample-corpus" / "reputation.json"),
+        "--json",
+    ]
+    checked = runner.invoke(app, args)
+    assert checked.exit_code == 0, checked.output
+    result = json.loads(checked.stdout)
+    assert result["overall"]["label"] == "supported"
+    assert "recorded as /checks/" in checked.stderr
+    check_id = checked.stderr.split("recorded as /checks/")[1].split("/")[0]
+    replayed = runner.invoke(app, ["replay", check_id])
+    assert replayed.exit_code == 0, replayed.output
+    assert "identical" in replayed.output
+
+
+def test_check_command_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
+    assert runner.invoke(app, ["check"]).exit_code == 2
+    bad = tmp_path / "post.json"
+    bad.write_text("{not json")
+    result = runner.invoke(app, ["check", "--post", str(bad)])
+    assert result.exit_code == 2 and "cannot read X payload" in result.output
+    orphan = tmp_path / "orphan.json"
+    orphan.write_text(
+        json.dumps(
+            {
+                "data": {
+                    "id": "2",
+                    "text": "@IcarusCheck ?",
+                    "referenced_tweets": [{"type": "replied_to", "id": "1"}],
+                }
+            }
+        )
+    )
+    result = runner.invoke(app, ["check", "--post", str(orphan)])
+    assert result.exit_code == 2 and "no subject to check" in result.output
+    blocked = runner.invoke(app, ["check", "http://169.254.169.254/latest/meta-data/"])
+    assert blocked.exit_code == 2 and "error:" in blocked.output
