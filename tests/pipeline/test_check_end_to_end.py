@@ -102,6 +102,7 @@ def test_unknown_domains_are_estimated_and_cannot_carry_a_verdict(services: Chec
 
 def test_check_command_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("ICARUS_DATABASE_URL", raising=False)  # the embedded default: SQLite in the data dir
     added = runner.invoke(
         app, ["corpus", "add", *map(str, sorted((EXAMPLES / "sample-corpus").glob("*.html")))]
     )
@@ -127,6 +128,7 @@ def test_check_command_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 def test_check_command_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("ICARUS_DATABASE_URL", raising=False)
     assert runner.invoke(app, ["check"]).exit_code == 2
     bad = tmp_path / "post.json"
     bad.write_text("{not json")
