@@ -24,7 +24,7 @@ from icarus.scoring.icarus.engine import score_ledger
 from icarus.store import Store, VersionRef
 
 Progress = Callable[[str], None]
-DOCUMENTS_PER_QUERY = 5
+DOCUMENTS_PER_QUERY = 10
 
 
 @dataclass
@@ -39,7 +39,7 @@ class CheckServices:
     store: Store | None = None
     max_claims: int = 5
     max_queries: int = 24
-    max_documents_per_claim: int = 8
+    max_documents_per_claim: int = 12
 
 
 @dataclass
