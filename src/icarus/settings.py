@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     fetch_retries: int = Field(
         default=2, description="Retries with exponential backoff on transient failures."
     )
+    fetch_cited_links: bool = Field(
+        default=True, description="Fetch and snapshot the pages a post links (self-evidence); off means never."
+    )
     user_agent: str = Field(
         default="IcarusEvidenceReview/0.1 (+https://icarus.invalid/bot)", description="HTTP User-Agent."
     )

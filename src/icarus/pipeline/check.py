@@ -13,8 +13,16 @@ from datetime import datetime
 from typing import Any
 
 from icarus.claims import extract_claims
-from icarus.fetching import SnapshotStore
-from icarus.judges import Judge, JudgeRequest, to_attribution, to_claim_judgment
+from icarus.fetching import (
+    ExtractionError,
+    FetchBudget,
+    FetchError,
+    SafeFetcher,
+    SnapshotStore,
+    capture_url,
+    extract_page,
+)
+from icarus.judges import Judge, JudgeRequest, propose_self_evidence, to_attribution, to_claim_judgment
 from icarus.ledger import Claim, ClaimJudgment, EvidenceItem, EvidenceRole, Ledger, Subject
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
 from icarus.reputation import Registry
@@ -37,9 +45,12 @@ class CheckServices:
     snapshots: SnapshotStore
     policy: PolicyConfig
     store: Store | None = None
+    fetcher: SafeFetcher | None = None  # None: no network; the subject's links are noted as not fetched
     max_claims: int = 5
     max_queries: int = 24
     max_documents_per_claim: int = 12
+    max_fetches: int = 40
+    max_fetch_seconds: float = 120.0
 
 
 @dataclass
@@ -57,6 +68,7 @@ class CheckOutput:
     result: dict[str, Any]
     version: VersionRef | None
     provider_notes: list[ProviderNote] = field(default_factory=list)
+    link_notes: list[str] = field(default_factory=list)
 
 
 def run_check(
@@ -71,7 +83,15 @@ def run_check(
     retrieved_for: dict[str, list[Claim]] = {}
     per_claim_budget = max(1, services.max_queries // max(1, len(claim_set.claims)))
 
-    for claim in claim_set.claims:
+    link_notes: list[str] = []
+    say("reading what the post cites")
+    cited = _cited_material(subject, services, now, link_notes)
+    claims = [_with_self_evidence(claim, cited) for claim in claim_set.claims]
+    for cited_item in cited:
+        found[cited_item.evidence_id] = cited_item
+        retrieved_for[cited_item.evidence_id] = list(claims)
+
+    for claim in claims:
         say(f"researching: {claim.text[:60]}")
         hits = _research(claim, services, now, per_claim_budget, notes)
         for hit in hits[: services.max_documents_per_claim]:
@@ -86,7 +106,7 @@ def run_check(
         ledger_id=_ledger_id(subject, now),
         as_of=now,
         subject=subject,
-        claims=[*claim_set.claims, *claim_set.not_assessed],
+        claims=[*claims, *claim_set.not_assessed],
         evidence=sorted(evidence, key=lambda item: item.evidence_id),
     )
     say("scoring")
@@ -95,7 +115,53 @@ def run_check(
     if services.store is not None:
         say("recording the report version")
         version = services.store.record_check(subject, ledger, result, reason="first")
-    return CheckOutput(subject, ledger, result, version, notes)
+    return CheckOutput(subject, ledger, result, version, notes, link_notes)
+
+
+def _cited_material(
+    subject: Subject, services: CheckServices, now: datetime, notes: list[str]
+) -> list[EvidenceItem]:
+    """Snapshot every page the subject links (self-evidence comes first). Without a fetcher, or when a
+    fetch fails, the link is noted and contributes nothing."""
+    items: list[EvidenceItem] = []
+    if not subject.cited_links:
+        return items
+    if services.fetcher is None:
+        notes.extend(f"{link.url}: not fetched (no network configured)" for link in subject.cited_links)
+        return items
+    budget = FetchBudget(services.max_fetches, services.max_fetch_seconds)
+    for link in subject.cited_links:
+        try:
+            captured = capture_url(
+                link.url, fetcher=services.fetcher, store=services.snapshots, budget=budget
+            )
+            page = extract_page(captured.result.body, captured.result.content_type, captured.result.final_url)
+        except (FetchError, ExtractionError) as exc:
+            notes.append(f"{link.url}: {exc}")
+            continue
+        document = RetrievedDocument(
+            url=link.url,
+            title=page.title or "",
+            text=page.text,
+            publisher=page.publisher or "",
+            published_at=page.published_at,
+            links=page.links,
+        )
+        item = build_evidence_item(
+            document, "", services.registry, captured.ref, now, EvidenceRole.CITED_BY_SUBJECT, page.links
+        )
+        if captured.meta.archived and item.snapshot is not None:
+            item = item.model_copy(update={"snapshot": item.snapshot.model_copy(update={"archived": True})})
+        items.append(item)
+    return items
+
+
+def _with_self_evidence(claim: Claim, cited: list[EvidenceItem]) -> Claim:
+    """Attach proposed misrepresentations of the cited material; the scorer verifies each one (H20)."""
+    findings = [f for item in cited for f in propose_self_evidence(claim.text, item.text, item.evidence_id)]
+    return (
+        claim.model_copy(update={"self_evidence": [*claim.self_evidence, *findings]}) if findings else claim
+    )
 
 
 def _ledger_id(subject: Subject, now: datetime) -> str:

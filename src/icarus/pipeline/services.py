@@ -35,8 +35,11 @@ def build_services(
         snapshots=SnapshotStore(settings.data_dir / "snapshots"),
         policy=load_policy(policy_ref or settings.policy),
         store=store,
+        fetcher=SafeFetcher() if settings.fetch_cited_links else None,
         max_claims=settings.check_max_claims,
         max_queries=settings.check_max_queries,
+        max_fetches=settings.check_max_fetches,
+        max_fetch_seconds=settings.check_max_seconds,
     )
 
 
