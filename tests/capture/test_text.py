@@ -78,3 +78,16 @@ def test_hostile_but_storable_text_is_kept_exactly(text: str, captured_at: datet
     assert subject.field_text(FieldName.PLAIN_TEXT) == text
     # The stored subject survives a JSON round trip unchanged.
     assert type(subject).model_validate_json(subject.model_dump_json()) == subject
+
+
+def test_urls_in_the_text_become_cited_links(captured_at: datetime) -> None:
+    text = (
+        "Weight gain fell 40% (https://journal.example/hx4), see https://en.wikipedia.org/wiki/HX_(drug). "
+        "Also https://journal.example/hx4, www.no-scheme.example and ftp://files.example/x."
+    )
+    subject = capture_text(text, captured_at)
+    assert [link.url for link in subject.cited_links] == [
+        "https://journal.example/hx4",
+        "https://en.wikipedia.org/wiki/HX_(drug)",
+    ]
+    assert subject.field_text(FieldName.PLAIN_TEXT) == text

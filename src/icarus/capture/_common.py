@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from datetime import datetime
 from urllib.parse import urljoin, urlsplit
@@ -19,6 +20,7 @@ __all__ = [
     "clean_links",
     "content_id",
     "describe_validation_error",
+    "find_urls",
 ]
 
 MAX_TEXT_CHARS = 1_000_000
@@ -116,6 +118,24 @@ def clean_links(links: Iterable[str], *, base: str | None = None, exclude: Itera
         if len(kept) >= MAX_CITED_LINKS:
             break
     return kept
+
+
+_URL_IN_TEXT = re.compile(r"https?://[^\s<>\"“”‘’\x00-\x1f]+", re.IGNORECASE)
+_URL_TAIL = ".,;:!?'\")]}…"
+
+
+def find_urls(text: str) -> list[str]:
+    """The http(s) URLs written out in ``text``, without the sentence punctuation that follows them."""
+    urls = []
+    for match in _URL_IN_TEXT.finditer(text):
+        url = match.group(0)
+        while url and url[-1] in _URL_TAIL:
+            # A closing bracket that closes one opened inside the URL belongs to it (Wikipedia links).
+            if url[-1] == ")" and url.count("(") >= url.count(")"):
+                break
+            url = url[:-1]
+        urls.append(url)
+    return urls
 
 
 def _without_fragment(url: str) -> str:

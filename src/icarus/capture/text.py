@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from icarus.capture._common import MAX_TEXT_CHARS, CaptureError, check_captured_at, check_text, content_id
-from icarus.ledger.subject import CapturedField, FieldName, Subject, SubjectKind
+from icarus.capture._common import (
+    MAX_TEXT_CHARS,
+    CaptureError,
+    check_captured_at,
+    check_text,
+    clean_links,
+    content_id,
+    find_urls,
+)
+from icarus.ledger.subject import CapturedField, CitedLink, FieldName, Subject, SubjectKind
 
 __all__ = ["capture_text"]
 
@@ -20,7 +28,8 @@ def capture_text(
     """A ``text`` subject whose one ``plain_text`` field is ``text`` exactly as given.
 
     ``subject_id`` defaults to ``sha256:<hex>`` of the text's UTF-8 bytes, so the same paste is indexed
-    the same way. Raises ``CaptureError`` for empty, over-long or unstorable text, a naive
+    the same way. The http(s) URLs written in the text become its cited links (the material H20 compares
+    its claims against). Raises ``CaptureError`` for empty, over-long or unstorable text, a naive
     ``captured_at`` or a blank ``subject_id``.
     """
     check_text(text, "text", max_chars=max_chars)
@@ -36,4 +45,5 @@ def capture_text(
         subject_id=subject_id,
         captured_at=captured_at,
         fields=[CapturedField(name=FieldName.PLAIN_TEXT, text=text, artifact_id=subject_id)],
+        cited_links=[CitedLink(url=url) for url in clean_links(find_urls(text))],
     )
