@@ -1,0 +1,222 @@
+"""Find the atomic claims in a captured subject and decide which of them to check.
+
+For each claim-bearing field (``note_tweet`` in preference to the truncated ``post_text``, then
+``quoted_post`` when it is a field, ``plain_text``, ``page_text``, ``transcript``, ``image_text``) the text is
+cut into sentences and safe clauses (``segment``), decoration is trimmed from the edges, and each claim
+records the exact slice of its field. Only the first field of each name is read, as ``Subject.field_text``
+and G0 read it. The same wording found again in a later field is kept once.
+
+Each candidate then gets:
+
+* a disposition: joke or satire markers anywhere in its sentence (or in a marker-only sentence right after
+  it, "… lol."); otherwise personal advice, a private individual, opinion or prediction cues in the clause
+  itself. Implied claims are never generated, so ``implied_needs_intent`` is never set here;
+* a checkworthiness score (``cues.CHECKWORTHINESS_FEATURES``), temporal scope, claim type, event date,
+  figures and normalized search text.
+
+Selection, in this order:
+
+1. ``scope``: a disposition other than checkable (G0 gives those no verdict); text from a video or audio
+   subject's transcript; any claim of a subject whose language is known and not English.
+2. ``relevance``: checkworthiness below ``RELEVANCE_THRESHOLD``.
+3. ``budget``: the rest are ranked by checkworthiness (ties by field preference, then position) and all
+   but the first ``max_claims`` are not assessed.
+
+Claim ids are ``c1``, ``c2``, … in field-preference and text order, so they do not depend on the budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from icarus.claims.cues import (
+    Checkworthiness,
+    checkworthiness,
+    claim_type,
+    clause_disposition,
+    event_date,
+    joke_marker,
+    marker_only,
+    normalize,
+    temporal_scope,
+)
+from icarus.claims.figures import extract_figures
+from icarus.claims.segment import has_letter, quote_regions, split_clauses, split_sentences, trim_span
+from icarus.ledger.base import Span
+from icarus.ledger.claims import Claim, Disposition, NotAssessedReason
+from icarus.ledger.subject import CapturedField, FieldName, Subject
+
+__all__ = ["FIELD_PREFERENCE", "RELEVANCE_THRESHOLD", "UNDETERMINED_LANGUAGES", "ClaimSet", "extract_claims"]
+
+RELEVANCE_THRESHOLD = 40
+"""Checkworthiness points (0–100) below which a claim is listed as not assessed for relevance."""
+
+FIELD_PREFERENCE: tuple[FieldName, ...] = (
+    FieldName.NOTE_TWEET,
+    FieldName.POST_TEXT,
+    FieldName.QUOTED_POST,
+    FieldName.PLAIN_TEXT,
+    FieldName.PAGE_TEXT,
+    FieldName.TRANSCRIPT,
+    FieldName.IMAGE_TEXT,
+)
+"""Order fields are read in; when wording repeats, the earlier field's copy is the claim."""
+
+UNDETERMINED_LANGUAGES = frozenset({"und", "zxx", "qme", "qam", "qht", "qct", "art", "mul"})
+"""Language tags that say nothing about the claim text (X gives ``qme`` for media-only posts, ``zxx`` for no
+linguistic content): the claims are kept in play, since image text read later may well be English."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimSet:
+    """The claims selected for checking and those found but not assessed (each with its reason)."""
+
+    claims: list[Claim]
+    not_assessed: list[Claim]
+
+    @property
+    def all(self) -> list[Claim]:
+        """Every claim found, in id order: what a ledger's ``claims`` list holds."""
+        return sorted([*self.claims, *self.not_assessed], key=lambda claim: int(claim.claim_id[1:]))
+
+
+@dataclass(slots=True)
+class _Candidate:
+    order: int
+    field: CapturedField
+    field_rank: int
+    start: int
+    end: int
+    sentence: tuple[int, int]
+    disposition: Disposition
+    worth: Checkworthiness
+    normalized: str
+
+
+@dataclass(frozen=True, slots=True)
+class _ScopeTest:
+    """Whether a field's claims fall outside what V1 checks, whatever their wording (G0)."""
+
+    foreign: bool
+    audio_visual: bool
+
+    def __call__(self, name: FieldName) -> bool:
+        return self.foreign or (self.audio_visual and name is FieldName.TRANSCRIPT)
+
+
+def extract_claims(subject: Subject, max_claims: int) -> ClaimSet:
+    """Split ``subject`` into atomic claims and select up to ``max_claims`` of them for checking."""
+    if isinstance(max_claims, bool) or not isinstance(max_claims, int) or max_claims < 0:
+        raise ValueError(f"max_claims must be a non-negative integer, not {max_claims!r}")
+    candidates = _candidates(subject)
+    out_of_scope = _subject_out_of_scope(subject)
+
+    reasons: dict[int, NotAssessedReason] = {}
+    eligible: list[_Candidate] = []
+    for candidate in candidates:
+        if candidate.disposition is not Disposition.CHECKABLE or out_of_scope(candidate.field.name):
+            reasons[candidate.order] = NotAssessedReason.SCOPE
+        elif candidate.worth.points < RELEVANCE_THRESHOLD:
+            reasons[candidate.order] = NotAssessedReason.RELEVANCE
+        else:
+            eligible.append(candidate)
+    ranked = sorted(eligible, key=lambda c: (-c.worth.points, c.field_rank, c.start))
+    for candidate in ranked[max_claims:]:
+        reasons[candidate.order] = NotAssessedReason.BUDGET
+
+    claims: list[Claim] = []
+    not_assessed: list[Claim] = []
+    for candidate in candidates:
+        reason = reasons.get(candidate.order)
+        claim = _to_claim(candidate, reason)
+        (claims if reason is None else not_assessed).append(claim)
+    return ClaimSet(claims=claims, not_assessed=not_assessed)
+
+
+def _subject_out_of_scope(subject: Subject) -> _ScopeTest:
+    language = subject.language.strip().lower()
+    foreign = not language.startswith("en") and language.split("-")[0] not in UNDETERMINED_LANGUAGES
+    return _ScopeTest(foreign=foreign, audio_visual=subject.has_video_or_audio)
+
+
+def _claim_fields(subject: Subject) -> list[tuple[int, CapturedField]]:
+    # One field per name, the first, as Subject.field_text and G0's slice check read it.
+    first: dict[FieldName, CapturedField] = {}
+    for captured in subject.fields:
+        first.setdefault(captured.name, captured)
+    chosen: list[tuple[int, CapturedField]] = []
+    for rank, name in enumerate(FIELD_PREFERENCE):
+        if name is FieldName.POST_TEXT and FieldName.NOTE_TWEET in first:
+            continue  # the post text of a long post is a truncated copy of its note_tweet
+        if name in first:
+            chosen.append((rank, first[name]))
+    return chosen
+
+
+def _candidates(subject: Subject) -> list[_Candidate]:
+    as_of = subject.captured_at.date()
+    seen: set[str] = set()
+    found: list[_Candidate] = []
+    for rank, captured in _claim_fields(subject):
+        text = captured.text
+        quotes = quote_regions(text)
+        previous: list[_Candidate] = []
+        for sentence_start, sentence_end in split_sentences(text):
+            sentence = text[sentence_start:sentence_end]
+            marker = joke_marker(sentence)
+            if marker is not None and marker_only(sentence):
+                # "… lol." or a lone "😂" after a sentence marks that sentence, and is no claim itself.
+                for candidate in previous:
+                    if candidate.disposition is Disposition.CHECKABLE:
+                        candidate.disposition = marker
+                previous = []
+                continue
+            previous = []
+            if not has_letter(sentence):
+                continue
+            for clause_start, clause_end in split_clauses(text, sentence_start, sentence_end, quotes=quotes):
+                start, end = trim_span(text, clause_start, clause_end)
+                claim_text = text[start:end]
+                if not has_letter(claim_text):
+                    continue
+                key = normalize(claim_text)
+                if key in seen:
+                    continue
+                seen.add(key)
+                disposition = marker or clause_disposition(claim_text, as_of)
+                candidate = _Candidate(
+                    order=len(found),
+                    field=captured,
+                    field_rank=rank,
+                    start=start,
+                    end=end,
+                    sentence=(sentence_start, sentence_end),
+                    disposition=disposition,
+                    worth=checkworthiness(claim_text),
+                    normalized=key,
+                )
+                found.append(candidate)
+                previous.append(candidate)
+    return found
+
+
+def _to_claim(candidate: _Candidate, reason: NotAssessedReason | None) -> Claim:
+    text = candidate.field.text
+    claim_text = text[candidate.start : candidate.end]
+    sentence = text[candidate.sentence[0] : candidate.sentence[1]]
+    claim = Claim(
+        claim_id=f"c{candidate.order + 1}",
+        source_field=candidate.field.name,
+        span=Span(start=candidate.start, end=candidate.end),
+        text=claim_text,
+        normalized=candidate.normalized or None,
+        disposition=candidate.disposition,
+        not_assessed=reason,
+        temporal_scope=temporal_scope(claim_text, sentence),
+        claim_type=claim_type(claim_text),
+        event_date=event_date(claim_text),
+        figures=extract_figures(text, candidate.start, candidate.end),
+    )
+    if claim.span.slice(text) != claim.text:  # pragma: no cover - the invariant G0 relies on
+        raise AssertionError(f"claim {claim.claim_id} is not the exact slice of {claim.source_field}")
+    return claim
