@@ -339,7 +339,8 @@ def test_extraction_is_deterministic() -> None:
     "text",
     [
         "Rates\x00 rose\x07 by\x1b[31m 4% in Marrow.\x7f Then\u2028they fell.",
-        "\u202eRates rose 4% in Marrow.\u202c \u200f\u05d4\u05de\u05d7\u05d9\u05e8\u05d9\u05dd \u05e2\u05dc\u05d5 4%.",
+        "\u202eRates rose 4% in Marrow.\u202c \u200f\u05d4\u05de\u05d7\u05d9\u05e8\u05d9\u05dd"
+        " \u05e2\u05dc\u05d5 4%.",
         "😂😂😂 🇺🇸 👨‍👩‍👧 Rates rose 4% in Marrow 📈📈 #econ",
         "e\u0301\u0301\u0301 " * 2000,
         '"""""((((]]]]... ??? !!! … .. . , ; : — @ # % $ 1/ 2. (3/4)',

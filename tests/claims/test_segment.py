@@ -77,6 +77,7 @@ def test_edges_are_trimmed_not_rewritten() -> None:
     assert pieces(text) == ["Trains are suspended on Line 4"]
     text = "1. Prices rose in March.\n• Wages fell in April 👇\n(2/3) But rents doubled (3/3)"
     assert pieces(text) == ["Prices rose in March", "Wages fell in April", "rents doubled"]
+    assert pieces("RT @metro: Line 4 reopened at 6 a.m. today") == ["Line 4 reopened at 6 a.m. today"]
 
 
 def test_trailing_abbreviation_keeps_its_dot() -> None:

@@ -185,7 +185,8 @@ def checkworthiness(text: str) -> Checkworthiness:
 # clause of it); the others on the clause itself, with quoted words blanked out.
 _LAUGH_EMOJI = "😂🤣😆😅😜🤪😝🙃😹🤡😛😏"
 _JOKE = re.compile(
-    rf"\b(?:lol+|lmao+|lmfao|rofl|roflmao|ha(?:ha)+h?|he(?:he)+|jk|j/k|just\s+kidding|joking)\b|[{_LAUGH_EMOJI}]",
+    r"\b(?:lol+|lmao+|lmfao|rofl|roflmao|ha(?:ha)+h?|he(?:he)+|jk|j/k|just\s+kidding|joking)\b"
+    rf"|[{_LAUGH_EMOJI}]",
     _I,
 )
 _SATIRE = re.compile(r"(?:^|\s)/s\b|[#＃](?:satire|parody)\b|\((?:satire|parody)\)|\bsatire:", _I)
@@ -233,7 +234,8 @@ _PREDICTION = re.compile(
     _I,
 )
 _WILL_AS_NOUN = re.compile(
-    r"\b(?:the|a|his|her|their|free|good|ill|political|popular|own)\s+will\b|\bwill\s+(?:was|were|is|has|had|of)\b",
+    r"\b(?:the|a|his|her|their|free|good|ill|political|popular|own)\s+will\b"
+    r"|\bwill\s+(?:was|were|is|has|had|of)\b",
     _I,
 )
 _YEAR = re.compile(r"\b(1[89]\d\d|2[01]\d\d)\b")
@@ -265,7 +267,7 @@ _MARKER_RESIDUE = re.compile(
 
 
 def marker_only(sentence: str) -> bool:
-    """A sentence that is nothing but a joke or satire marker ("lol.", "😂", "/s"): it colours the one before."""
+    """A sentence that is only a joke or satire marker ("lol.", "😂", "/s"): it colours the one before."""
     return joke_marker(sentence) is not None and not _MARKER_RESIDUE.sub("", sentence)
 
 
@@ -350,7 +352,8 @@ _ORDINAL = r"(?:st|nd|rd|th)?"
 _FULL_DATES = (
     re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b"),
     re.compile(
-        rf"\b(?P<d>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<mon>{_MONTH_NAMES}|{_MONTH_ANY})\.?,?\s+(?P<y>\d{{4}})\b",
+        rf"\b(?P<d>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<mon>{_MONTH_NAMES}|{_MONTH_ANY})\.?,?\s+"
+        r"(?P<y>\d{4})\b",
         _I,
     ),
     re.compile(

@@ -17,8 +17,8 @@ language model:
   brackets or a URL.
 
 ``trim_span`` then takes decoration off the edges of a span (space, URLs, @handles, #hashtags, emoji,
-bullets, list and thread numbers, labels such as ``BREAKING:``, leading conjunctions, trailing ``.,;:``)
-without touching the words between.
+bullets, list and thread numbers, labels such as ``BREAKING:`` and a retweet's ``RT``, leading
+conjunctions, trailing ``.,;:``) without touching the words between.
 """
 
 from __future__ import annotations
@@ -104,6 +104,7 @@ _LEAD_TRIMS = (
     re.compile(r"[-–—•·*>▪►▶→|:;,.~=_](?!\d)"),
     re.compile(r"(?:\(\d{1,3}(?:/\d{1,3})?\)|\d{1,2}[.)]|\d{1,3}/)(?=\s|$)"),
     re.compile(r"(?:breaking|just in|update|updated|new|thread|live|developing|watch|fact)\s*:", re.I),
+    re.compile(r"RT(?=\s+@)"),
     re.compile(
         r"(?:and|but|or|so(?!\s+(?:far|much|many|long)\b)|also|plus|meanwhile|however)\b,?(?=\s)", re.I
     ),
