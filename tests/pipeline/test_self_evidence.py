@@ -1,0 +1,81 @@
+"""Self-evidence comes first: the pages a post links are snapshotted and checked against its claims (H20)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from icarus.capture import capture_text
+from icarus.fetching import SafeFetcher, SnapshotStore
+from icarus.judges import create_judge
+from icarus.ledger import EvidenceRole
+from icarus.pipeline.check import CheckServices, run_check
+from icarus.reputation import load_registry
+from icarus.research import LocalCorpus, LocalCorpusProvider
+from icarus.scoring.icarus.config import load_policy
+from tests.fetching.conftest import FakeServer
+
+NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+EXAMPLES = Path(__file__).parents[2] / "examples" / "sample-corpus"
+STUDY = """<!doctype html><html lang="en"><head><title>HX-4 and weight gain</title>
+<meta property="og:site_name" content="Journal of Metabolic Studies"></head><body><article>
+<h1>HX-4 and weight gain</h1>
+<p>In mice fed a high-fat diet, daily doses of compound HX-4 reduced weight gain by 40 percent over six
+weeks. No human participants were studied. The authors call for trials in people before any conclusion
+about human weight is drawn.</p></article></body></html>"""
+
+
+@pytest.fixture
+def server() -> Iterator[FakeServer]:
+    fake = FakeServer()
+    fake.thread.start()
+    yield fake
+    fake.httpd.shutdown()
+    fake.httpd.server_close()
+
+
+def services(tmp_path: Path, fetcher: SafeFetcher | None) -> CheckServices:
+    corpus = LocalCorpus(tmp_path / "corpus.db")
+    corpus.add(sorted(EXAMPLES.glob("*.html")))
+    return CheckServices(
+        judge=create_judge("offline-lexical@1"),
+        providers=[LocalCorpusProvider(corpus)],
+        registry=load_registry(EXAMPLES / "reputation.json"),
+        snapshots=SnapshotStore(tmp_path / "snapshots"),
+        policy=load_policy("icarus@1.1"),
+        fetcher=fetcher,
+    )
+
+
+def test_H20_a_dropped_qualifier_in_the_cited_study_makes_the_post_misleading(
+    server: FakeServer, tmp_path: Path
+) -> None:
+    server.html("/study", STUDY)
+    post = f"Compound HX-4 reduced weight gain by 40 percent, a new study finds {server.url('/study')}"
+    with SafeFetcher(allow_loopback_for_tests=True) as fetcher:
+        output = run_check(capture_text(post, NOW), services(tmp_path, fetcher), NOW)
+    cited = [item for item in output.ledger.evidence if item.role is EvidenceRole.CITED_BY_SUBJECT]
+    assert len(cited) == 1 and cited[0].publisher == "Journal of Metabolic Studies"
+    claim = output.result["claims"][0]
+    assert claim["label"] == "misleading", claim["reasons"]
+    h20 = [r["message"] for r in claim["reasons"] if r["code"] == "H20@1"]
+    assert h20 and "In mice" in h20[0]
+
+
+def test_without_a_fetcher_cited_links_are_noted_not_fetched(server: FakeServer, tmp_path: Path) -> None:
+    server.html("/study", STUDY)
+    post = f"Compound HX-4 reduced weight gain by 40 percent {server.url('/study')}"
+    output = run_check(capture_text(post, NOW), services(tmp_path, None), NOW)
+    assert output.link_notes == [f"{server.url('/study')}: not fetched (no network configured)"]
+    assert server.hits("/study") == 0
+
+
+def test_a_cited_link_to_a_private_address_is_refused_and_noted(tmp_path: Path) -> None:
+    post = "The budget doubled, see http://169.254.169.254/latest/meta-data/"
+    with SafeFetcher() as fetcher:
+        output = run_check(capture_text(post, NOW), services(tmp_path, fetcher), NOW)
+    assert len(output.link_notes) == 1 and "169.254.169.254" in output.link_notes[0]
+    assert not [i for i in output.ledger.evidence if i.role is EvidenceRole.CITED_BY_SUBJECT]
