@@ -33,7 +33,7 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
-	$(BIN)/mypy src/icarus/ledger src/icarus/provenance src/icarus/scoring
+	$(BIN)/mypy src
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -40,7 +40,8 @@ class Settings(BaseSettings):
         default=2, description="Retries with exponential backoff on transient failures."
     )
     fetch_cited_links: bool = Field(
-        default=True, description="Fetch and snapshot the pages a post links (self-evidence); off means never."
+        default=True,
+        description="Fetch and snapshot the pages a post links (self-evidence); off means never.",
     )
     user_agent: str = Field(
         default="IcarusEvidenceReview/0.1 (+https://icarus.invalid/bot)", description="HTTP User-Agent."

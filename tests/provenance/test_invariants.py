@@ -77,7 +77,9 @@ def test_adding_a_verbatim_copy_never_increases_clusters(
 
 @RUNS
 @given(ledger=ledgers(), data=st.data())
-def test_adding_an_unnamed_item_adds_at_most_one_cluster(ledger: list[EvidenceItem], data: st.DataObject) -> None:
+def test_adding_an_unnamed_item_adds_at_most_one_cluster(
+    ledger: list[EvidenceItem], data: st.DataObject
+) -> None:
     # The newcomer's publisher is one no other item names. A newcomer that IS named ("according to the
     # AP", with AP items already present) can re-target those named-source edges and move derivative items
     # between clusters: the guarantee the rubric relies on is the verbatim-copy one above.
