@@ -23,7 +23,7 @@ from icarus.fetching import (
     extract_page,
 )
 from icarus.judges import Judge, JudgeRequest, propose_self_evidence, to_attribution, to_claim_judgment
-from icarus.ledger import Claim, ClaimJudgment, EvidenceItem, EvidenceRole, Ledger, Subject
+from icarus.ledger import Access, Claim, ClaimJudgment, EvidenceItem, EvidenceRole, Ledger, Subject
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
 from icarus.reputation import Registry
 from icarus.research import PlannedQuery, ProviderResult, SearchHit, SearchProvider, plan_queries
@@ -84,8 +84,9 @@ def run_check(
     per_claim_budget = max(1, services.max_queries // max(1, len(claim_set.claims)))
 
     link_notes: list[str] = []
+    budget = FetchBudget(services.max_fetches, services.max_fetch_seconds)
     say("reading what the post cites")
-    cited = _cited_material(subject, services, now, link_notes)
+    cited = _cited_material(subject, services, now, link_notes, budget)
     claims = [_with_self_evidence(claim, cited) for claim in claim_set.claims]
     for cited_item in cited:
         found[cited_item.evidence_id] = cited_item
@@ -97,7 +98,7 @@ def run_check(
         for hit in hits[: services.max_documents_per_claim]:
             evidence_id = evidence_id_for(hit.url)
             if evidence_id not in found:
-                found[evidence_id] = _evidence_from_hit(hit, claim, services, now)
+                found[evidence_id] = _evidence_from_hit(hit, claim, services, now, budget)
             retrieved_for.setdefault(evidence_id, []).append(claim)
 
     say(f"judging {len(found)} evidence items")
@@ -119,7 +120,7 @@ def run_check(
 
 
 def _cited_material(
-    subject: Subject, services: CheckServices, now: datetime, notes: list[str]
+    subject: Subject, services: CheckServices, now: datetime, notes: list[str], budget: FetchBudget
 ) -> list[EvidenceItem]:
     """Snapshot every page the subject links (self-evidence comes first). Without a fetcher, or when a
     fetch fails, the link is noted and contributes nothing."""
@@ -129,7 +130,6 @@ def _cited_material(
     if services.fetcher is None:
         notes.extend(f"{link.url}: not fetched (no network configured)" for link in subject.cited_links)
         return items
-    budget = FetchBudget(services.max_fetches, services.max_fetch_seconds)
     for link in subject.cited_links:
         try:
             captured = capture_url(
@@ -199,7 +199,30 @@ def _search(provider: SearchProvider, query: PlannedQuery) -> ProviderResult:
         )
 
 
-def _evidence_from_hit(hit: SearchHit, claim: Claim, services: CheckServices, now: datetime) -> EvidenceItem:
+def _evidence_from_hit(
+    hit: SearchHit, claim: Claim, services: CheckServices, now: datetime, budget: FetchBudget
+) -> EvidenceItem:
+    """An evidence item for a search hit. A hit without the document's text (a web search result) is
+    fetched and snapshotted; if that cannot be done, the engine's snippet stands in and the item is marked
+    snippet-only, which caps its directness (H28)."""
+    if not hit.text and services.fetcher is not None:
+        try:
+            captured = capture_url(hit.url, fetcher=services.fetcher, store=services.snapshots, budget=budget)
+            page = extract_page(captured.result.body, captured.result.content_type, captured.result.final_url)
+        except (FetchError, ExtractionError):
+            pass
+        else:
+            document = RetrievedDocument(
+                url=hit.url,
+                title=page.title or hit.title,
+                text=page.text,
+                publisher=page.publisher or hit.publisher,
+                published_at=page.published_at or hit.published_at,
+                links=page.links,
+            )
+            return build_evidence_item(
+                document, claim.text, services.registry, captured.ref, now, EvidenceRole.RESEARCH, page.links
+            )
     text = hit.text or hit.snippet
     document = RetrievedDocument(
         url=hit.url, title=hit.title, text=text, publisher=hit.publisher, published_at=hit.published_at
@@ -213,7 +236,12 @@ def _evidence_from_hit(hit: SearchHit, claim: Claim, services: CheckServices, no
             "fetched_at": now,
         },
     )
-    return build_evidence_item(document, claim.text, services.registry, ref, now, EvidenceRole.RESEARCH)
+    item = build_evidence_item(document, claim.text, services.registry, ref, now, EvidenceRole.RESEARCH)
+    if not hit.text:
+        item = item.model_copy(
+            update={"flags": item.flags.model_copy(update={"access": Access.SNIPPET_ONLY})}
+        )
+    return item
 
 
 def _judged(item: EvidenceItem, claims: list[Claim], judge: Judge) -> EvidenceItem:

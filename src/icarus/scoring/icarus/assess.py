@@ -310,10 +310,11 @@ def _directness(
         directness = values.out_of_scope
         b.factors.append(Factor("H26", "D", directness, f"out of scope ({dims}): context only"))
         b.flag("H26")
-    if item.flags.access in LIMITED_ACCESS and directness > values.limited_access_cap:
-        directness = values.limited_access_cap
-        b.factors.append(Factor("H28", "D", directness, f"access limited ({item.flags.access.value})"))
-        b.flag("H28")
+    if item.flags.access in LIMITED_ACCESS:
+        b.flag("H28")  # flagged even when D is already at or below the cap
+        if directness > values.limited_access_cap:
+            directness = values.limited_access_cap
+            b.factors.append(Factor("H28", "D", directness, f"access limited ({item.flags.access.value})"))
     return directness
 
 
