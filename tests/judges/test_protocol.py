@@ -19,7 +19,7 @@ from icarus.judges.protocol import (
 )
 from icarus.ledger.judgments import JudgeProvenance, ScopeDimension, Stance
 
-PROVENANCE = JudgeProvenance(provider="p", version="v", calibration_id="c")
+PROVENANCE = JudgeProvenance(provider="p", version="v", calibration_id="c", prompt_hash="0" * 64)
 REQUEST = JudgeRequest(claim_id="c1", claim_text="x", evidence_id="e1")
 
 
@@ -83,6 +83,21 @@ def test_scope_cannot_both_match_and_list_mismatches() -> None:
         verdict(mismatched=(ScopeDimension.PERIOD,))
     record = to_claim_judgment(verdict(scope_matches=False, mismatched=(ScopeDimension.PERIOD,)))
     assert record.scope.mismatched == [ScopeDimension.PERIOD] and record.scope.judge == PROVENANCE
+
+
+def test_the_ledger_keeps_the_prompt_hash_raw_answer_and_failure() -> None:
+    record = to_claim_judgment(verdict(raw_answer='{"stance": "support"}', quarantined=True))
+    assert record.stance.judge.prompt_hash == "0" * 64
+    assert record.stance.raw_answer == '{"stance": "support"}' and record.stance.quarantined
+    failed = to_claim_judgment(
+        verdict(
+            failure=FailureReason.INVALID_ANSWER,
+            stance=Stance.NEUTRAL,
+            confidence=Decimal(0),
+            raw_answer="{oops",
+        )
+    )
+    assert failed.stance.failure == "invalid_answer" and failed.stance.raw_answer == "{oops"
 
 
 def test_confidence_outside_unit_interval_is_rejected() -> None:

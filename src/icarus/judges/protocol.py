@@ -111,7 +111,10 @@ class StanceVerdict(_Frozen):
     @property
     def provenance(self) -> JudgeProvenance:
         return JudgeProvenance(
-            provider=self.provider, version=self.version, calibration_id=self.calibration_id
+            provider=self.provider,
+            version=self.version,
+            calibration_id=self.calibration_id,
+            prompt_hash=self.prompt_hash,
         )
 
 
@@ -223,7 +226,14 @@ def to_claim_judgment(verdict: StanceVerdict) -> ClaimJudgment:
         )
     return ClaimJudgment(
         claim_id=verdict.claim_id,
-        stance=StanceAnswer(stance=verdict.stance, confidence=verdict.confidence, judge=provenance),
+        stance=StanceAnswer(
+            stance=verdict.stance,
+            confidence=verdict.confidence,
+            judge=provenance,
+            raw_answer=verdict.raw_answer,
+            failure=verdict.failure.value if verdict.failure is not None else None,
+            quarantined=verdict.quarantined,
+        ),
         inference_hops=verdict.inference_hops,
         scope=scope,
     )

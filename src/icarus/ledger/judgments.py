@@ -35,6 +35,10 @@ class JudgeProvenance(LedgerModel):
     provider: str = Field(description="Judge provider, e.g. 'offline-lexical', 'openai-compatible'.")
     version: str = Field(description="Provider or model version.")
     calibration_id: str = Field(description="Identifier of the calibration map applied to the raw score.")
+    prompt_hash: str | None = Field(
+        default=None,
+        description="SHA-256 (hex) of exactly what the judge was shown; None for hand-made ledgers.",
+    )
 
 
 class StanceAnswer(LedgerModel):
@@ -43,6 +47,18 @@ class StanceAnswer(LedgerModel):
     stance: Stance = Field(description="The stance the judge reads in the item's excerpt toward the claim.")
     confidence: Unit = Field(description="Calibrated probability that the stance is right (C).")
     judge: JudgeProvenance = Field(description="The judge that answered.")
+    raw_answer: str | None = Field(
+        default=None, description="The answer exactly as the judge gave it (or the offline judge's features)."
+    )
+    failure: str | None = Field(
+        default=None,
+        description="Why the answer was unusable (invalid answer, judge unavailable); the stance then fails "
+        "closed: neutral with confidence 0.",
+    )
+    quarantined: bool = Field(
+        default=False,
+        description="Instruction-like or hidden text was removed before the judge saw it (H30).",
+    )
 
 
 class ScopeAnswer(LedgerModel):
