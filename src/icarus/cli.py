@@ -72,6 +72,9 @@ def check(
     post: Annotated[
         Path | None, typer.Option("--post", help="X API v2 payload of the tagging reply.")
     ] = None,
+    post_id: Annotated[
+        str | None, typer.Option("--post-id", help="Id or URL of the tagging reply, fetched from the X API.")
+    ] = None,
     policy: Annotated[str | None, typer.Option(help="Policy name@version (default from settings).")] = None,
     reputation: Annotated[
         list[Path] | None, typer.Option("--reputation", help="JSON file of reputation records on file.")
@@ -85,11 +88,11 @@ def check(
 
     if sum((as_json, as_md, as_html)) > 1:
         _fail("choose one of --json, --md and --html")
-    if (text is None) == (post is None):
-        _fail("give a TEXT or URL argument, or --post FILE.json")
+    if sum(given is not None for given in (text, post, post_id)) != 1:
+        _fail("give one of: a TEXT or URL argument, --post FILE.json, --post-id ID")
     output = "json" if as_json else "md" if as_md else "html" if as_html else "console"
     try:
-        run_check_command(text, post, policy, reputation or [], output)
+        run_check_command(text, post, post_id, policy, reputation or [], output)
     except UnknownPolicyError as exc:
         _fail(str(exc))
 

@@ -150,3 +150,13 @@ def test_check_command_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert result.exit_code == 2 and "no subject to check" in result.output
     blocked = runner.invoke(app, ["check", "http://169.254.169.254/latest/meta-data/"])
     assert blocked.exit_code == 2 and "error:" in blocked.output
+
+
+def test_post_id_needs_a_bearer_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("ICARUS_DATABASE_URL", raising=False)
+    monkeypatch.delenv("ICARUS_X_BEARER_TOKEN", raising=False)
+    result = runner.invoke(app, ["check", "--post-id", "1860000000000000002"])
+    assert result.exit_code == 2 and "ICARUS_X_BEARER_TOKEN" in result.output
+    both = runner.invoke(app, ["check", "some text", "--post-id", "1"])
+    assert both.exit_code == 2 and "give one of" in both.output

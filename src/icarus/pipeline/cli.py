@@ -6,12 +6,14 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from icarus.capture import CaptureError, capture_text, capture_x_mention
+from icarus.capture.x_api import XApiClient
 from icarus.fetching import FetchError, SnapshotStore
 from icarus.ledger import Subject
 from icarus.pipeline.check import run_check
@@ -28,22 +30,40 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def _x_payload(post: Path | None, post_id: str | None, settings: Settings) -> dict[str, Any]:
+    if post_id is not None:
+        if settings.x_bearer_token is None:
+            _fail("--post-id needs an X API bearer token in ICARUS_X_BEARER_TOKEN")
+        assert settings.x_bearer_token is not None
+        with XApiClient(settings.x_bearer_token) as client:
+            return client.mention_payload(post_id)
+    assert post is not None
+    try:
+        if post.stat().st_size > MAX_POST_BYTES:
+            _fail(f"{post} is larger than {MAX_POST_BYTES} bytes")
+        payload: object = json.loads(post.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        _fail(f"cannot read X payload {post}: {exc}")
+    if not isinstance(payload, dict):
+        _fail(f"{post} is not an X API v2 payload (a JSON object)")
+        raise AssertionError  # unreachable: _fail exits
+    return payload
+
+
 def _subject(
-    text: str | None, post: Path | None, settings: Settings, now: datetime, snapshots: SnapshotStore
+    text: str | None,
+    post: Path | None,
+    post_id: str | None,
+    settings: Settings,
+    now: datetime,
+    snapshots: SnapshotStore,
 ) -> Subject:
-    if post is not None:
-        try:
-            if post.stat().st_size > MAX_POST_BYTES:
-                _fail(f"{post} is larger than {MAX_POST_BYTES} bytes")
-            payload = json.loads(post.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            _fail(f"cannot read X payload {post}: {exc}")
-        outcome = capture_x_mention(payload, now)
+    if post is not None or post_id is not None:
+        outcome = capture_x_mention(_x_payload(post, post_id, settings), now)
         if outcome.subject is None:
             refusal = outcome.refusal
-            _fail(
-                f"no subject to check: {refusal.reason.value if refusal else 'unknown'}: {refusal.detail if refusal else ''}"
-            )
+            reason = f"{refusal.reason.value}: {refusal.detail}" if refusal else "unknown"
+            _fail(f"no subject to check: {reason}")
         assert outcome.subject is not None
         return outcome.subject
     assert text is not None
@@ -54,14 +74,19 @@ def _subject(
 
 
 def run_check_command(
-    text: str | None, post: Path | None, policy: str | None, reputation: list[Path], output: str
+    text: str | None,
+    post: Path | None,
+    post_id: str | None,
+    policy: str | None,
+    reputation: list[Path],
+    output: str,
 ) -> None:
     settings = Settings()
     now = datetime.now(UTC).replace(microsecond=0)
     console = Console(stderr=True)
     try:
         services = build_services(settings, policy_ref=policy, reputation_files=reputation)
-        subject = _subject(text, post, settings, now, services.snapshots)
+        subject = _subject(text, post, post_id, settings, now, services.snapshots)
         with console.status("checking") as status:
             outcome = run_check(subject, services, now, progress=lambda m: status.update(escape(m)))
     except (CaptureError, FetchError, RegistryFileError) as exc:
