@@ -75,3 +75,24 @@ class Settings(BaseSettings):
     @property
     def resolved_corpus_path(self) -> Path:
         return self.corpus_path or self.data_dir / "corpus.db"
+
+
+def render_settings_reference() -> str:
+    """Markdown table of every setting: its environment variable, default and meaning."""
+    lines = [
+        "# Settings",
+        "",
+        "Every setting is read from an environment variable; secrets are never printed or logged.",
+        "Generated from `icarus.settings.Settings` by `python -m icarus.settings`.",
+        "",
+        "| variable | default | meaning |",
+        "|---|---|---|",
+    ]
+    for name, field in Settings.model_fields.items():
+        default = "(unset)" if field.default is None else f"`{field.default}`"
+        lines.append(f"| `ICARUS_{name.upper()}` | {default} | {field.description} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(render_settings_reference(), end="")
