@@ -22,6 +22,7 @@ def test_every_setting_is_described() -> None:
 
 def test_environment_overrides_and_secrets_stay_secret(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ICARUS_DATA_DIR", "/tmp/icarus-x")
+    monkeypatch.delenv("ICARUS_DATABASE_URL", raising=False)
     monkeypatch.setenv("ICARUS_LLM_API_KEY", "sk-very-secret")
     settings = Settings()
     assert settings.resolved_database_url == "sqlite:////tmp/icarus-x/icarus.db"

@@ -13,11 +13,11 @@ from rich.markup import escape
 
 from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
 from icarus.reports.render import render_console, render_markdown
+from icarus.reports.replay_cli import replay_command
 from icarus.research.cli import corpus_app
 from icarus.scoring.icarus.config import DEFAULT_POLICY, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.scoring.icarus.methodology import render_methodology
-from icarus.store.cli import replay_command
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="Icarus: evidence review for factual claims."

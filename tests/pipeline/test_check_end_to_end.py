@@ -14,11 +14,11 @@ from icarus.cli import app
 from icarus.fetching import SnapshotStore
 from icarus.judges import create_judge
 from icarus.pipeline.check import CheckServices, run_check
+from icarus.reports.replay import replay
 from icarus.reputation import Registry, load_registry
 from icarus.research import LocalCorpus, LocalCorpusProvider
 from icarus.scoring.icarus.config import load_policy
 from icarus.store import Store
-from icarus.store.replay import replay
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)

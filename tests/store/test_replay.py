@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from icarus.reports.replay import MAX_DIFF_LINES, ReplayError, _bounded, replay
+from icarus.reports.replay_cli import EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_NOT_FOUND, app, parse_ref
 from icarus.store import NotFound, Store
-from icarus.store.cli import EXIT_DIFFERENT, EXIT_IDENTICAL, EXIT_NOT_FOUND, app, parse_ref
-from icarus.store.replay import MAX_DIFF_LINES, ReplayError, _bounded, replay
 from tests.store.conftest import Scored
 from tests.store.helpers import rewrite, tamper
 

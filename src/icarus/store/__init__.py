@@ -1,7 +1,7 @@
 """Storage: subjects, checks and append-only report versions in SQLite or PostgreSQL, with replay.
 
 ``Store(url).open()`` migrates the schema (Alembic, in code) and returns a repository with no update or
-delete path for report versions. ``icarus.store.replay.replay`` re-scores a stored version and compares its
+delete path for report versions. ``icarus.reports.replay.replay`` re-scores a stored version and compares its
 trace byte for byte; it is not imported here, so using the store does not load the scoring engine.
 """
 

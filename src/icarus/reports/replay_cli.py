@@ -11,7 +11,7 @@ from typing import Annotated, Final
 import typer
 from sqlalchemy.exc import ArgumentError, OperationalError
 
-from icarus.store.replay import ReplayError, replay
+from icarus.reports.replay import ReplayError, replay
 from icarus.store.repository import NotFound, Store
 
 __all__ = ["EXIT_DIFFERENT", "EXIT_IDENTICAL", "EXIT_NOT_FOUND", "app", "parse_ref", "replay_command"]
