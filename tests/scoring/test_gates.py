@@ -359,3 +359,13 @@ def test_unverifiable_claim_never_overwrites_a_decided_one() -> None:
         )
     )
     assert result["overall"]["label"] == "supported"
+
+
+def test_G2_a_second_pass_reading_a_negation_makes_an_ordinary_word_load_bearing() -> None:
+    text = "The bridge is now open"
+    token = OcrToken(text="now", span=Span(start=14, end=17), confidence=D("0.99"), second_pass_text="not")
+    subj = subject(
+        text, field=FieldName.IMAGE_TEXT, images=[CapturedImage(image_id="i1", ocr_text=text, tokens=[token])]
+    )
+    led = ledger(SUPPORTED, claims=[claim(text=text, source=text, field=FieldName.IMAGE_TEXT)], subject=subj)
+    assert ("G2", "unverifiable") in gates(score(led))

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from icarus.capture import CaptureError
+from icarus.capture.ocr import OcrEngine, OcrEngineError, attach_image_text, read_image
 from icarus.claims import extract_claims
 from icarus.fetching import (
     ExtractionError,
@@ -23,7 +25,16 @@ from icarus.fetching import (
     extract_page,
 )
 from icarus.judges import Judge, JudgeRequest, propose_self_evidence, to_attribution, to_claim_judgment
-from icarus.ledger import Access, Claim, ClaimJudgment, EvidenceItem, EvidenceRole, Ledger, Subject
+from icarus.ledger import (
+    Access,
+    CapturedImage,
+    Claim,
+    ClaimJudgment,
+    EvidenceItem,
+    EvidenceRole,
+    Ledger,
+    Subject,
+)
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
 from icarus.reputation import Registry
 from icarus.research import PlannedQuery, ProviderResult, SearchHit, SearchProvider, plan_queries
@@ -46,6 +57,8 @@ class CheckServices:
     policy: PolicyConfig
     store: Store | None = None
     fetcher: SafeFetcher | None = None  # None: no network; the subject's links are noted as not fetched
+    ocr: OcrEngine | None = None  # None: attached images are not read
+    second_ocr: OcrEngine | None = None
     max_claims: int = 5
     max_queries: int = 24
     max_documents_per_claim: int = 12
@@ -76,6 +89,9 @@ def run_check(
 ) -> CheckOutput:
     """Check every selected claim of ``subject`` as of ``now`` and record the result as a report version."""
     say = progress or (lambda _message: None)
+    link_notes: list[str] = []
+    budget = FetchBudget(services.max_fetches, services.max_fetch_seconds)
+    subject = _read_images(subject, services, budget, link_notes, say)
     say("finding claims")
     claim_set = extract_claims(subject, services.max_claims)
     notes: list[ProviderNote] = []
@@ -83,8 +99,6 @@ def run_check(
     retrieved_for: dict[str, list[Claim]] = {}
     per_claim_budget = max(1, services.max_queries // max(1, len(claim_set.claims)))
 
-    link_notes: list[str] = []
-    budget = FetchBudget(services.max_fetches, services.max_fetch_seconds)
     say("reading what the post cites")
     cited = _cited_material(subject, services, now, link_notes, budget)
     claims = [_with_self_evidence(claim, cited) for claim in claim_set.claims]
@@ -117,6 +131,34 @@ def run_check(
         say("recording the report version")
         version = services.store.record_check(subject, ledger, result, reason="first")
     return CheckOutput(subject, ledger, result, version, notes, link_notes)
+
+
+def _read_images(
+    subject: Subject, services: CheckServices, budget: FetchBudget, notes: list[str], say: Progress
+) -> Subject:
+    """Read the text of attached still images (labelled "text read from image" in the report). Images that
+    cannot be fetched or read are noted; their text is simply absent."""
+    pending = [image for image in subject.images if image.url and not image.ocr_text]
+    if not pending:
+        return subject
+    if services.fetcher is None or services.ocr is None:
+        notes.extend(f"{image.url}: image not read (no network or OCR configured)" for image in pending)
+        return subject
+    second = (
+        services.second_ocr if services.second_ocr is not None and services.second_ocr.available() else None
+    )
+    readings: list[CapturedImage] = []
+    for image in pending:
+        assert image.url is not None
+        say(f"reading image {image.image_id}")
+        try:
+            captured = capture_url(
+                image.url, fetcher=services.fetcher, store=services.snapshots, budget=budget
+            )
+            readings.append(read_image(captured.result.body, image.image_id, image.url, services.ocr, second))
+        except (FetchError, CaptureError, OcrEngineError) as exc:
+            notes.append(f"{image.url}: {exc}")
+    return attach_image_text(subject, readings) if readings else subject
 
 
 def _cited_material(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from icarus.capture.ocr import RapidOcrEngine, TesseractEngine
 from icarus.fetching import SafeFetcher, SnapshotStore, capture_url, extract_page
 from icarus.judges import judge_from_settings
 from icarus.ledger import Subject
@@ -36,6 +37,8 @@ def build_services(
         policy=load_policy(policy_ref or settings.policy),
         store=store,
         fetcher=SafeFetcher() if settings.fetch_cited_links else None,
+        ocr=RapidOcrEngine(),
+        second_ocr=TesseractEngine(),
         max_claims=settings.check_max_claims,
         max_queries=settings.check_max_queries,
         max_fetches=settings.check_max_fetches,

@@ -64,7 +64,9 @@ def g2_unreliable_image_text(claim: Claim, ledger: Ledger, policy: PolicyConfig)
     for image in ledger.subject.images:
         for token in image.tokens:
             overlaps = token.span.start < claim.span.end and token.span.end > claim.span.start
-            if not overlaps or not is_load_bearing(token.text):
+            second = token.second_pass_text
+            # Either reading can carry the meaning: "now" read as "not" by the second pass matters.
+            if not overlaps or not (is_load_bearing(token.text) or (second and is_load_bearing(second))):
                 continue
             if token.confidence < threshold:
                 return f"image text \u201c{token.text}\u201d read with confidence {token.confidence}"
