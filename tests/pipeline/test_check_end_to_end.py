@@ -70,6 +70,9 @@ def test_the_stored_version_replays_byte_identical(services: CheckServices) -> N
     output = run_check(sample_subject(), services, NOW)
     assert output.version is not None
     assert services.store is not None
+    for item in output.ledger.evidence:  # every snapshot is recorded with the address it came from
+        assert item.snapshot is not None
+        assert item.url in {info.url for info in services.store.snapshots(item.snapshot.ref)}
     outcome = replay(services.store, output.version.check_id, output.version.version)
     assert outcome.identical, outcome.diff
 

@@ -129,6 +129,15 @@ def run_check(
     version = None
     if services.store is not None:
         say("recording the report version")
+        for item in ledger.evidence:
+            if item.snapshot is not None:
+                services.store.record_snapshot(
+                    item.snapshot.ref,
+                    item.url,
+                    item.retrieved_at or now,
+                    archived=item.snapshot.archived,
+                    archive_url=item.snapshot.archive_url,
+                )
         version = services.store.record_check(subject, ledger, result, reason="first")
     return CheckOutput(subject, ledger, result, version, notes, link_notes)
 
