@@ -40,7 +40,6 @@ from functools import lru_cache
 import igraph
 import numpy as np
 import numpy.typing as npt
-from datasketch import MinHashLSH
 
 from icarus.ledger.evidence import EvidenceItem, SourceClass
 from icarus.provenance.canonical import registered_domain
@@ -245,6 +244,9 @@ def lsh_bands(threshold: Decimal, permutations: int) -> tuple[int, int]:
 
     Cached: the choice integrates false-positive and false-negative curves, which costs milliseconds.
     """
+    # Imported here: datasketch pulls in SciPy, which every `icarus` command would otherwise pay for at start.
+    from datasketch import MinHashLSH
+
     lsh = MinHashLSH(threshold=float(threshold), num_perm=permutations, weights=_LSH_WEIGHTS)
     return int(lsh.b), int(lsh.r)
 
