@@ -73,8 +73,17 @@ def test_the_stored_version_replays_byte_identical(services: CheckServices) -> N
     for item in output.ledger.evidence:  # every snapshot is recorded with the address it came from
         assert item.snapshot is not None
         assert item.url in {info.url for info in services.store.snapshots(item.snapshot.ref)}
-    outcome = replay(services.store, output.version.check_id, output.version.version)
+    outcome = replay(services.store, output.version.check_id, output.version.version, services.snapshots)
     assert outcome.identical, outcome.diff
+
+
+def test_replay_notices_a_missing_or_altered_snapshot(services: CheckServices, tmp_path: Path) -> None:
+    output = run_check(sample_subject(), services, NOW)
+    assert output.version is not None and services.store is not None
+    elsewhere = SnapshotStore(tmp_path / "empty-snapshots")
+    outcome = replay(services.store, output.version.check_id, output.version.version, elsewhere)
+    assert not outcome.identical
+    assert any("no snapshot" in problem for problem in outcome.problems)
 
 
 def test_finding_nothing_is_unverifiable(services: CheckServices) -> None:

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
+from icarus.fetching import SnapshotError, SnapshotStore
 from icarus.ledger import LedgerError, parse_ledger
 from icarus.scoring.canonical import canonical_json, sha256_hex
 from icarus.scoring.icarus.config import UnknownPolicyError, load_policy
@@ -43,14 +44,22 @@ class ReplayOutcome:
     version: int
 
 
-def replay(store: Store, check_id: str, version: int | None = None) -> ReplayOutcome:
+def replay(
+    store: Store, check_id: str, version: int | None = None, snapshots: SnapshotStore | None = None
+) -> ReplayOutcome:
     """Re-score a stored version (the latest when ``version`` is None) under its own policy ref.
+
+    With ``snapshots``, every evidence item's snapshot is read back and hash-verified, and an item whose
+    snapshot is plain text must carry exactly that text: the replay then rests on the stored snapshots, not
+    only on the copy inside the stored ledger.
 
     Raises ``NotFound`` for an unknown check or version and ``ReplayError`` when it cannot be re-scored.
     """
     stored = store.latest(check_id) if version is None else store.version(check_id, version)
     result = stored.result()
     problems = _integrity_problems(stored, result)
+    if snapshots is not None:
+        problems += _snapshot_problems(stored, snapshots)
     new = _rescore(stored)
     stored_trace, new_trace = result.get("trace"), new["trace"]
     diff = _unified(stored_trace, new_trace, f"stored trace {stored.url_path}", "replayed trace")
@@ -79,6 +88,29 @@ def _integrity_problems(stored: StoredVersion, result: dict[str, Any]) -> list[s
     trace_hash = "sha256:" + sha256_hex(canonical_json(result.get("trace")))
     if trace_hash != stored.trace_hash:
         problems.append(f"stored trace hashes to {trace_hash}, but {stored.trace_hash} was recorded")
+    return problems
+
+
+def _snapshot_problems(stored: StoredVersion, snapshots: SnapshotStore) -> list[str]:
+    problems: list[str] = []
+    try:
+        ledger = parse_ledger(stored.ledger(), source=f"stored ledger of {stored.url_path}")
+    except (LedgerError, json.JSONDecodeError):
+        return problems  # _rescore reports an unreadable ledger
+    for item in ledger.evidence:
+        if item.snapshot is None:
+            problems.append(f"{item.evidence_id} has no snapshot reference")
+            continue
+        ref = item.snapshot.ref
+        try:
+            body = snapshots.get(ref)
+            records = snapshots.metadata(ref)
+        except SnapshotError as exc:
+            problems.append(f"{item.evidence_id}: {exc}")
+            continue
+        plain = any(record.content_type.startswith("text/plain") for record in records)
+        if plain and body.decode("utf-8", errors="replace") != item.text:
+            problems.append(f"{item.evidence_id}: stored text differs from its snapshot {ref}")
     return problems
 
 

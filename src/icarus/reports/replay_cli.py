@@ -11,7 +11,9 @@ from typing import Annotated, Final
 import typer
 from sqlalchemy.exc import ArgumentError, OperationalError
 
+from icarus.fetching import SnapshotStore
 from icarus.reports.replay import ReplayError, replay
+from icarus.settings import Settings
 from icarus.store.repository import NotFound, Store
 
 __all__ = ["EXIT_DIFFERENT", "EXIT_IDENTICAL", "EXIT_NOT_FOUND", "app", "parse_ref", "replay_command"]
@@ -57,7 +59,9 @@ def replay_command(
         typer.echo(f"error: not a database URL: {exc}", err=True)
         raise typer.Exit(EXIT_NOT_FOUND) from None
     try:
-        outcome = replay(store.open(), check_id, version)
+        snapshot_dir = Settings().data_dir / "snapshots"
+        snapshots = SnapshotStore(snapshot_dir) if snapshot_dir.is_dir() else None
+        outcome = replay(store.open(), check_id, version, snapshots)
     except (NotFound, ReplayError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_NOT_FOUND) from None
