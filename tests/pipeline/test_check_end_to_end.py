@@ -172,3 +172,14 @@ def test_post_id_needs_a_bearer_token(tmp_path: Path, monkeypatch: pytest.Monkey
     assert result.exit_code == 2 and "ICARUS_X_BEARER_TOKEN" in result.output
     both = runner.invoke(app, ["check", "some text", "--post-id", "1"])
     assert both.exit_code == 2 and "give one of" in both.output
+
+
+def test_a_spent_time_budget_skips_the_remaining_searches(services: CheckServices) -> None:
+    ticks = iter(range(0, 10_000, 100))  # every reading of the clock is 100 s later
+    services.clock = lambda: float(next(ticks))
+    services.max_seconds = 250.0
+    output = run_check(sample_subject(), services, NOW)
+    statuses = [note.status for note in output.provider_notes]
+    assert statuses[:2] == ["ok", "ok"]  # searches while the budget lasted
+    assert statuses[2:] and set(statuses[2:]) == {"not_run"}
+    assert {n.detail for n in output.provider_notes[2:]} == {"check time budget spent"}

@@ -7,6 +7,7 @@ configuration (web providers, an LLM endpoint, PostgreSQL) run the same code. Th
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -64,6 +65,8 @@ class CheckServices:
     max_documents_per_claim: int = 12
     max_fetches: int = 40
     max_fetch_seconds: float = 120.0
+    max_seconds: float = 120.0  # the whole check's time budget; searches past it are not run
+    clock: Callable[[], float] = time.monotonic
 
 
 @dataclass
@@ -89,6 +92,7 @@ def run_check(
 ) -> CheckOutput:
     """Check every selected claim of ``subject`` as of ``now`` and record the result as a report version."""
     say = progress or (lambda _message: None)
+    deadline = services.clock() + services.max_seconds
     link_notes: list[str] = []
     budget = FetchBudget(services.max_fetches, services.max_fetch_seconds)
     subject = _read_images(subject, services, budget, link_notes, say)
@@ -108,7 +112,7 @@ def run_check(
 
     for claim in claims:
         say(f"researching: {claim.text[:60]}")
-        hits = _research(claim, services, now, per_claim_budget, notes)
+        hits = _research(claim, services, now, per_claim_budget, notes, deadline)
         for hit in hits[: services.max_documents_per_claim]:
             evidence_id = evidence_id_for(hit.url)
             if evidence_id not in found:
@@ -221,17 +225,27 @@ def _ledger_id(subject: Subject, now: datetime) -> str:
 
 
 def _research(
-    claim: Claim, services: CheckServices, now: datetime, budget: int, notes: list[ProviderNote]
+    claim: Claim,
+    services: CheckServices,
+    now: datetime,
+    budget: int,
+    notes: list[ProviderNote],
+    deadline: float,
 ) -> list[SearchHit]:
     """Every planned query on every provider; hits deduplicated by URL, best-ranked first.
 
     A provider that fails is noted as not run for this check and contributes nothing: a failed search is
-    never evidence against a claim.
+    never evidence against a claim. Once the check's time budget is spent, the remaining searches are noted
+    as not run and skipped.
     """
     ranked: dict[str, tuple[int, SearchHit]] = {}
     order = 0
     for query in plan_queries(claim, now, budget):
         for provider in services.providers:
+            if services.clock() >= deadline:
+                name = getattr(provider, "name", type(provider).__name__)
+                notes.append(ProviderNote(name, query.kind.value, "not_run", "check time budget spent"))
+                continue
             result = _search(provider, query)
             notes.append(ProviderNote(result.provider, query.kind.value, result.status.value, result.detail))
             for hit in result.hits:

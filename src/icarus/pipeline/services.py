@@ -43,6 +43,7 @@ def build_services(
         max_queries=settings.check_max_queries,
         max_fetches=settings.check_max_fetches,
         max_fetch_seconds=settings.check_max_seconds,
+        max_seconds=settings.check_max_seconds,
     )
 
 
