@@ -39,10 +39,14 @@ class SeenRequest:
 
 
 class FakeServer:
-    """Routes by path; records every request (path, query, headers) for assertions."""
+    """Routes by path; records every request (path, query, headers) for assertions.
+
+    A path given a sequence of routes answers them in turn, then repeats the last one.
+    """
 
     def __init__(self) -> None:
         self.routes: dict[str, Route] = {}
+        self.sequences: dict[str, list[Route]] = {}
         self.requests: list[SeenRequest] = []
         server = self
 
@@ -52,6 +56,11 @@ class FakeServer:
                 server.requests.append(
                     SeenRequest(parts.path, parts.query, parse_qs(parts.query), dict(self.headers.items()))
                 )
+                queued = server.sequences.get(parts.path)
+                if queued and len(queued) > 1:
+                    server.routes[parts.path] = queued.pop(0)
+                elif queued:
+                    server.routes[parts.path] = queued.pop()
                 route = server.routes.get(parts.path, Route(status=404, body=b'{"error": "no route"}'))
                 if route.delay_s:
                     time.sleep(route.delay_s)
@@ -93,6 +102,11 @@ class FakeServer:
         elif isinstance(body, str):
             body = body.encode()
         self.routes[path] = Route(status, body, content_type, delay_s, headers or {})
+        self.sequences.pop(path, None)
+
+    def add_sequence(self, path: str, *routes: Route) -> None:
+        """Answer ``path`` with ``routes`` in order; the last one then answers every later request."""
+        self.sequences[path] = list(routes)
 
     def start(self) -> None:
         self._thread.start()

@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime
 import pytest
 from pydantic import SecretStr
 
+from icarus.research import web
 from icarus.research.providers import ProviderStatus, SearchProvider
 from icarus.research.queries import REFUTATION_TERMS, PlannedQuery, QueryKind
 from icarus.research.web import (
@@ -19,7 +20,7 @@ from icarus.research.web import (
     SearxngProvider,
     WikipediaSearchProvider,
 )
-from tests.research.conftest import FakeServer, recorded
+from tests.research.conftest import FakeServer, Route, recorded
 
 KEY = "sk-test-4f9a1c2e8b7d6e5f"
 QUERY = PlannedQuery(kind=QueryKind.CLOSE_WORDING, text="measles Europe 2024")
@@ -28,6 +29,30 @@ REFUTE = PlannedQuery(
 )
 
 Factory = Callable[[str, SecretStr | None], SearchProvider]
+
+
+class FakeTime:
+    """A clock that moves only when slept on, recording each sleep."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.sleeps: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+@pytest.fixture(autouse=True)
+def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+    """No test waits for real: providers built without a clock get this one, and start with no history."""
+    fake = FakeTime()
+    monkeypatch.setattr(web, "time", fake)
+    monkeypatch.setattr(web._WebProvider, "_next_start", {})
+    return fake
 
 
 @dataclass(frozen=True)
@@ -106,7 +131,12 @@ def test_recorded_response_gives_ok_hits(case: Case, fake_server: FakeServer) ->
 def test_http_500_is_an_error_result(case: Case, fake_server: FakeServer) -> None:
     fake_server.add(case.path, b"upstream exploded", status=500, content_type="text/plain")
     result = provider_for(case, fake_server).search(QUERY, 10)
-    assert (result.status, result.hits, result.detail) == (ProviderStatus.ERROR, [], "HTTP 500")
+    assert (result.status, result.hits, result.detail) == (
+        ProviderStatus.ERROR,
+        [],
+        "HTTP 500 (gave up after 3 attempts)",
+    )
+    assert len(fake_server.requests) == 3
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
@@ -301,3 +331,85 @@ def test_limit_is_respected(fake_server: FakeServer) -> None:
     fake_server.add("/search", recorded("searxng_search.json"))
     assert len(SearxngProvider(fake_server.url).search(QUERY, 1).hits) == 1
     assert SearxngProvider(fake_server.url).search(QUERY, 0).hits == []
+
+
+def _searxng(server: FakeServer, clock: FakeTime) -> SearxngProvider:
+    return SearxngProvider(server.url, clock=clock.monotonic, sleep=clock.sleep)
+
+
+def test_503_then_200_is_retried_to_ok(fake_server: FakeServer) -> None:
+    clock = FakeTime()
+    fake_server.add_sequence("/search", Route(503), Route(200, recorded("searxng_search.json")))
+    result = _searxng(fake_server, clock).search(QUERY, 10)
+    assert result.status is ProviderStatus.OK and result.hits
+    assert len(fake_server.requests) == 2
+    assert clock.sleeps == [1.0]  # one backoff; the 1 s interval has passed by then
+
+
+def test_429_retry_after_is_honoured(fake_server: FakeServer) -> None:
+    clock = FakeTime()
+    fake_server.add_sequence(
+        "/search", Route(429, headers={"Retry-After": "2"}), Route(200, recorded("searxng_search.json"))
+    )
+    result = _searxng(fake_server, clock).search(QUERY, 10)
+    assert result.status is ProviderStatus.OK
+    assert clock.sleeps == [2.0] and clock.now == 1002.0
+    assert len(fake_server.requests) == 2
+
+
+def test_retry_after_is_capped(fake_server: FakeServer) -> None:
+    clock = FakeTime()
+    fake_server.add_sequence("/search", Route(429, headers={"Retry-After": "3600"}), Route(200, b"{}"))
+    assert _searxng(fake_server, clock).search(QUERY, 10).status is ProviderStatus.OK
+    assert clock.sleeps == [30.0]
+
+
+def test_404_is_not_retried(fake_server: FakeServer) -> None:
+    clock = FakeTime()
+    fake_server.add("/search", b"gone", status=404, content_type="text/plain")
+    result = _searxng(fake_server, clock).search(QUERY, 10)
+    assert (result.status, result.detail) == (ProviderStatus.ERROR, "HTTP 404")
+    assert len(fake_server.requests) == 1 and clock.sleeps == []
+
+
+def test_repeated_500_gives_up_after_backoff(fake_server: FakeServer) -> None:
+    clock = FakeTime()
+    fake_server.add("/search", b"down", status=500, content_type="text/plain")
+    result = _searxng(fake_server, clock).search(QUERY, 10)
+    assert (result.status, result.detail) == (ProviderStatus.ERROR, "HTTP 500 (gave up after 3 attempts)")
+    assert len(fake_server.requests) == 3
+    assert clock.sleeps == [1.0, 2.0]
+
+
+def test_429_without_retry_after_gives_up_with_a_clear_detail(fake_server: FakeServer) -> None:
+    clock = FakeTime()
+    fake_server.add("/search", b"slow down", status=429, content_type="text/plain")
+    result = _searxng(fake_server, clock).search(QUERY, 10)
+    assert result.detail == "HTTP 429: rate limited (gave up after 3 attempts)"
+    assert clock.sleeps == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_searches_in_a_row_are_spaced_by_the_provider_interval(case: Case, fake_server: FakeServer) -> None:
+    fake_server.add(case.path, recorded(case.fixture))
+    clock = FakeTime()
+    first = case.make(fake_server.url, SecretStr(KEY))
+    second = case.make(fake_server.url, SecretStr(KEY))  # a second instance shares the class's interval
+    for provider in (first, first, second):
+        provider._clock, provider._sleep = clock.monotonic, clock.sleep  # type: ignore[attr-defined]
+        assert provider.search(QUERY, 10).status is ProviderStatus.OK
+    interval = 5.0 if case.name == "gdelt" else 1.0
+    assert type(first).min_interval_s == interval  # type: ignore[attr-defined]
+    assert clock.sleeps == [interval, interval]
+    assert len(fake_server.requests) == 3
+
+
+def test_interval_is_per_provider_class(fake_server: FakeServer) -> None:
+    clock = FakeTime()
+    fake_server.add("/search", b"{}")
+    fake_server.add("/w/api.php", b"{}")
+    _searxng(fake_server, clock).search(QUERY, 10)
+    WikipediaSearchProvider(f"{fake_server.url}/w/api.php", clock=clock.monotonic, sleep=clock.sleep).search(
+        QUERY, 10
+    )
+    assert clock.sleeps == []

@@ -12,15 +12,24 @@ tests point it at a local fake server). They share one discipline:
   ``score`` is 1/rank in the engine's own order, since engines' raw scores are not comparable.
 - Date bounds go to the API where it has a parameter for them; otherwise hits with a known date outside the
   bounds are dropped here, and undated hits are kept.
+- Politeness: each provider class keeps a minimum interval between the starts of its requests
+  (``min_interval_s``: 5 s for GDELT, which asks for one request every 5 s, 1 s for the others), shared by
+  every instance of that class in the process. A connect error, a timeout, HTTP 429 or 5xx is retried at
+  most ``max_retries`` times, after 1 s then 2 s, or after the server's ``Retry-After`` seconds (at most
+  30 s); other failures are final. ``clock`` and ``sleep`` are injectable so tests take no real time.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import re
+import threading
+import time
+from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit
 
 import httpx
@@ -46,17 +55,38 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT_S = 15.0
 DEFAULT_USER_AGENT = "IcarusEvidenceReview/0.1 (+https://icarus.invalid/bot)"
 _MAX_RESPONSE_BYTES = 5 * 1024 * 1024  # a search answer is small; anything bigger is not one
+_BACKOFF_BASE_S = 1.0  # first retry after 1 s, then 2 s
+_MAX_RETRY_AFTER_S = 30.0  # a longer Retry-After is cut to this
+
+Clock = Callable[[], float]
+Sleep = Callable[[float], None]
 
 
 class _Failure(Exception):
-    """A provider failure; the message is safe to show (no URL query, no key)."""
+    """A provider failure; the message is safe to show (no URL query, no key).
+
+    ``retryable`` marks a transient failure (connect error, timeout, 429, 5xx); ``retry_after`` is the
+    server's ``Retry-After`` in seconds, when it sent one.
+    """
+
+    def __init__(self, detail: str, *, retryable: bool = False, retry_after: float | None = None) -> None:
+        super().__init__(detail)
+        self.retryable = retryable
+        self.retry_after = retry_after
 
 
 class _WebProvider:
-    """Shared plumbing: configuration checks, one GET returning JSON, and failure → result mapping."""
+    """Shared plumbing: configuration checks, rate limit, one GET returning JSON with retries, and
+    failure → result mapping."""
 
     name = "web"
     max_limit = 50
+    min_interval_s: ClassVar[float] = 1.0  # between request starts, for all instances of the class
+    max_retries: ClassVar[int] = 2
+
+    # Per provider class: the clock time before which its next request may not start.
+    _next_start: ClassVar[dict[type, float]] = {}
+    _next_start_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(
         self,
@@ -65,11 +95,15 @@ class _WebProvider:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         user_agent: str = DEFAULT_USER_AGENT,
         api_key: SecretStr | None = None,
+        clock: Clock | None = None,
+        sleep: Sleep | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/") if base_url else None
         self.timeout_s = timeout_s
         self.user_agent = user_agent
         self._api_key = api_key
+        self._clock = clock or time.monotonic
+        self._sleep = sleep or time.sleep
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(base_url={self.base_url!r})"
@@ -99,7 +133,34 @@ class _WebProvider:
     def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
         raise NotImplementedError
 
+    def _wait_turn(self) -> None:
+        """Reserve the class's next request slot under the lock, then sleep (unlocked) until it comes."""
+        with _WebProvider._next_start_lock:
+            now = self._clock()
+            start = max(now, _WebProvider._next_start.get(type(self), now))
+            _WebProvider._next_start[type(self)] = start + self.min_interval_s
+        if start > now:
+            self._sleep(start - now)
+
     def _get_json(self, url: str, params: dict[str, str | int], headers: dict[str, str] | None = None) -> Any:
+        attempts = self.max_retries + 1
+        for attempt in range(attempts):
+            self._wait_turn()
+            try:
+                return self._get_json_once(url, params, headers)
+            except _Failure as exc:
+                if not exc.retryable:
+                    raise
+                if attempt + 1 == attempts:
+                    raise _Failure(f"{exc} (gave up after {attempts} attempts)") from None
+                delay = exc.retry_after if exc.retry_after is not None else _BACKOFF_BASE_S * 2**attempt
+                log.debug("%s: %s; retrying in %g s", self.name, exc, delay)
+                self._sleep(delay)
+        raise AssertionError("unreachable")
+
+    def _get_json_once(
+        self, url: str, params: dict[str, str | int], headers: dict[str, str] | None = None
+    ) -> Any:
         request_headers = {"Accept": "application/json", "User-Agent": self.user_agent, **(headers or {})}
         path = urlsplit(url).path  # logged and reported without the query string
         try:
@@ -108,15 +169,23 @@ class _WebProvider:
                 client.stream("GET", url, params=params, headers=request_headers) as response,
             ):
                 log.debug("%s: GET %s -> %s", self.name, path, response.status_code)
-                if response.status_code != 200:
-                    raise _Failure(self._status_detail(response.status_code))
+                status = response.status_code
+                if status != 200:
+                    transient = status == 429 or status >= 500
+                    raise _Failure(
+                        self._status_detail(status),
+                        retryable=transient,
+                        retry_after=_retry_after(response.headers.get("Retry-After")) if transient else None,
+                    )
                 body = bytearray()
                 for chunk in response.iter_bytes():
                     body += chunk
                     if len(body) > _MAX_RESPONSE_BYTES:
                         raise _Failure(f"response larger than {_MAX_RESPONSE_BYTES} bytes")
         except httpx.TimeoutException:
-            raise _Failure(f"timed out after {self.timeout_s:g} s") from None
+            raise _Failure(f"timed out after {self.timeout_s:g} s", retryable=True) from None
+        except httpx.TransportError as exc:  # connect, read or protocol failure on the wire
+            raise _Failure(f"request failed ({type(exc).__name__})", retryable=True) from None
         except httpx.HTTPError as exc:
             raise _Failure(f"request failed ({type(exc).__name__})") from None
         try:
@@ -132,6 +201,17 @@ class _WebProvider:
         if status == 429:
             return "HTTP 429: rate limited"
         return f"HTTP {status}"
+
+
+def _retry_after(value: str | None) -> float | None:
+    """``Retry-After`` as seconds, capped; ``None`` when absent or an HTTP date (then back off as usual)."""
+    try:
+        seconds = float(value) if value is not None else math.nan
+    except ValueError:
+        return None
+    if not math.isfinite(seconds) or seconds < 0:
+        return None
+    return min(seconds, _MAX_RETRY_AFTER_S)
 
 
 def _within(hits: list[SearchHit], since: date | None, until: date | None) -> list[SearchHit]:
@@ -195,8 +275,10 @@ class WikipediaSearchProvider(_WebProvider):
         *,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         user_agent: str = DEFAULT_USER_AGENT,
+        clock: Clock | None = None,
+        sleep: Sleep | None = None,
     ) -> None:
-        super().__init__(api_url, timeout_s=timeout_s, user_agent=user_agent)
+        super().__init__(api_url, timeout_s=timeout_s, user_agent=user_agent, clock=clock, sleep=sleep)
 
     def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
         assert self.base_url is not None
@@ -247,6 +329,7 @@ class GdeltDocProvider(_WebProvider):
 
     name = "gdelt"
     max_limit = 250
+    min_interval_s = 5.0  # GDELT asks for no more than one request every 5 seconds
 
     def __init__(
         self,
@@ -254,8 +337,10 @@ class GdeltDocProvider(_WebProvider):
         *,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         user_agent: str = DEFAULT_USER_AGENT,
+        clock: Clock | None = None,
+        sleep: Sleep | None = None,
     ) -> None:
-        super().__init__(base_url, timeout_s=timeout_s, user_agent=user_agent)
+        super().__init__(base_url, timeout_s=timeout_s, user_agent=user_agent, clock=clock, sleep=sleep)
 
     def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
         assert self.base_url is not None
@@ -323,8 +408,10 @@ class SearxngProvider(_WebProvider):
         *,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         user_agent: str = DEFAULT_USER_AGENT,
+        clock: Clock | None = None,
+        sleep: Sleep | None = None,
     ) -> None:
-        super().__init__(base_url, timeout_s=timeout_s, user_agent=user_agent)
+        super().__init__(base_url, timeout_s=timeout_s, user_agent=user_agent, clock=clock, sleep=sleep)
 
     def _not_configured(self) -> str | None:
         return None if self.base_url else "no SearXNG URL configured"
@@ -364,8 +451,12 @@ class BraveSearchProvider(_WebProvider):
         *,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         user_agent: str = DEFAULT_USER_AGENT,
+        clock: Clock | None = None,
+        sleep: Sleep | None = None,
     ) -> None:
-        super().__init__(base_url, api_key=api_key, timeout_s=timeout_s, user_agent=user_agent)
+        super().__init__(
+            base_url, api_key=api_key, timeout_s=timeout_s, user_agent=user_agent, clock=clock, sleep=sleep
+        )
 
     def _not_configured(self) -> str | None:
         return None if self._key() else "no API key configured"
@@ -420,8 +511,12 @@ class FactCheckToolsProvider(_WebProvider):
         language_code: str | None = None,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         user_agent: str = DEFAULT_USER_AGENT,
+        clock: Clock | None = None,
+        sleep: Sleep | None = None,
     ) -> None:
-        super().__init__(base_url, api_key=api_key, timeout_s=timeout_s, user_agent=user_agent)
+        super().__init__(
+            base_url, api_key=api_key, timeout_s=timeout_s, user_agent=user_agent, clock=clock, sleep=sleep
+        )
         self.language_code = language_code
 
     def _not_configured(self) -> str | None:
