@@ -66,7 +66,7 @@ def test_web_hits_are_fetched_snapshotted_and_judged(
     search.add("/search", json.dumps(results).encode())
     services = CheckServices(
         judge=create_judge("offline-lexical@1"),
-        providers=[SearxngProvider(search.url)],
+        providers=[SearxngProvider(search.url, sleep=lambda _seconds: None)],  # no real rate-limit waits
         registry=Registry(),
         snapshots=SnapshotStore(tmp_path / "snapshots"),
         policy=load_policy("icarus@1.1"),
