@@ -91,7 +91,7 @@ def run(server: FakeServer, tmp_path: Path, ocr: FakeOcr, second: FakeOcr | None
         registry=load_registry(EXAMPLES / "reputation.json"),
         snapshots=SnapshotStore(tmp_path / "snapshots"),
         policy=load_policy("icarus@1.1"),
-        fetcher=SafeFetcher(allow_loopback_for_tests=True),
+        fetcher=SafeFetcher(allow_loopback_for_tests=True, sleep=lambda _seconds: None),
         ocr=ocr,
         second_ocr=second,
     )

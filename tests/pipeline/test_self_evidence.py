@@ -55,7 +55,7 @@ def test_H20_a_dropped_qualifier_in_the_cited_study_makes_the_post_misleading(
 ) -> None:
     server.html("/study", STUDY)
     post = f"Compound HX-4 reduced weight gain by 40 percent, a new study finds {server.url('/study')}"
-    with SafeFetcher(allow_loopback_for_tests=True) as fetcher:
+    with SafeFetcher(allow_loopback_for_tests=True, sleep=lambda _seconds: None) as fetcher:
         output = run_check(capture_text(post, NOW), services(tmp_path, fetcher), NOW)
     cited = [item for item in output.ledger.evidence if item.role is EvidenceRole.CITED_BY_SUBJECT]
     assert len(cited) == 1 and cited[0].publisher == "Journal of Metabolic Studies"

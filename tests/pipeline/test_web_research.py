@@ -70,7 +70,7 @@ def test_web_hits_are_fetched_snapshotted_and_judged(
         registry=Registry(),
         snapshots=SnapshotStore(tmp_path / "snapshots"),
         policy=load_policy("icarus@1.1"),
-        fetcher=SafeFetcher(allow_loopback_for_tests=True),
+        fetcher=SafeFetcher(allow_loopback_for_tests=True, sleep=lambda _seconds: None),
     )
     post = "The Halden council voted on Monday to extend library opening hours to 9 pm."
     output = run_check(capture_text(post, NOW), services, NOW)
