@@ -16,6 +16,7 @@ from icarus.judges import create_judge
 from icarus.ledger import Access
 from icarus.pipeline.check import CheckServices, run_check
 from icarus.reputation import Registry
+from icarus.research import web
 from icarus.research.web import SearxngProvider
 from icarus.scoring.icarus.config import load_policy
 from tests.fetching.conftest import FakeServer as PageServer
@@ -46,8 +47,10 @@ def search() -> Iterator[SearchServer]:
 
 
 def test_web_hits_are_fetched_snapshotted_and_judged(
-    pages: PageServer, search: SearchServer, tmp_path: Path
+    pages: PageServer, search: SearchServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Rate-limit slots are shared per provider class; start clean and leave no slot in the future.
+    monkeypatch.setattr(web._WebProvider, "_next_start", {})
     pages.html("/library", PAGE)
     results = {
         "results": [

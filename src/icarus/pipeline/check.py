@@ -116,7 +116,11 @@ def run_check(
         for hit in hits[: services.max_documents_per_claim]:
             evidence_id = evidence_id_for(hit.url)
             if evidence_id not in found:
-                found[evidence_id] = _evidence_from_hit(hit, claim, services, now, budget)
+                item = _evidence_from_hit(hit, claim, services, now, budget)
+                if item is None:
+                    link_notes.append(f"{hit.url}: no text to judge (page unreadable, no snippet)")
+                    continue
+                found[evidence_id] = item
             retrieved_for.setdefault(evidence_id, []).append(claim)
 
     say(f"judging {len(found)} evidence items")
@@ -266,7 +270,7 @@ def _search(provider: SearchProvider, query: PlannedQuery) -> ProviderResult:
 
 def _evidence_from_hit(
     hit: SearchHit, claim: Claim, services: CheckServices, now: datetime, budget: FetchBudget
-) -> EvidenceItem:
+) -> EvidenceItem | None:
     """An evidence item for a search hit. A hit without the document's text (a web search result) is
     fetched and snapshotted; if that cannot be done, the engine's snippet stands in and the item is marked
     snippet-only, which caps its directness (H28)."""
@@ -289,6 +293,8 @@ def _evidence_from_hit(
                 document, claim.text, services.registry, captured.ref, now, EvidenceRole.RESEARCH, page.links
             )
     text = hit.text or hit.snippet
+    if not text.strip():
+        return None  # nothing to anchor an excerpt in: not evidence (G3 would drop it anyway)
     document = RetrievedDocument(
         url=hit.url, title=hit.title, text=text, publisher=hit.publisher, published_at=hit.published_at
     )
