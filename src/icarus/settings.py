@@ -39,6 +39,11 @@ class Settings(BaseSettings):
     fetch_retries: int = Field(
         default=2, description="Retries with exponential backoff on transient failures."
     )
+    archive_url: str | None = Field(
+        default=None,
+        description="Wayback-style archive (e.g. https://web.archive.org) whose copy stands in for a page that "
+        "cannot be fetched, labelled archived (H24); unset means no archive.",
+    )
     fetch_cited_links: bool = Field(
         default=True,
         description="Fetch and snapshot the pages a post links (self-evidence); off means never.",

@@ -79,3 +79,23 @@ def test_a_cited_link_to_a_private_address_is_refused_and_noted(tmp_path: Path) 
         output = run_check(capture_text(post, NOW), services(tmp_path, fetcher), NOW)
     assert len(output.link_notes) == 1 and "169.254.169.254" in output.link_notes[0]
     assert not [i for i in output.ledger.evidence if i.role is EvidenceRole.CITED_BY_SUBJECT]
+
+
+def test_H24_an_archived_copy_stands_in_for_a_cited_page_that_is_gone(
+    server: FakeServer, tmp_path: Path
+) -> None:
+    from icarus.fetching import WaybackArchive
+    from tests.fetching.test_snapshots import wayback
+
+    gone = server.url("/study-moved")  # not served: the live fetch gets a 404
+    wayback(server, gone, "20261101000000", STUDY.encode())
+    post = f"Compound HX-4 reduced weight gain by 40 percent, a new study finds {gone}"
+    with SafeFetcher(allow_loopback_for_tests=True, sleep=lambda _seconds: None) as fetcher:
+        found = services(tmp_path, fetcher)
+        found.archive = WaybackArchive(server.url(""), fetcher)
+        output = run_check(capture_text(post, NOW), found, NOW)
+    cited = [item for item in output.ledger.evidence if item.role is EvidenceRole.CITED_BY_SUBJECT]
+    assert len(cited) == 1 and cited[0].snapshot is not None and cited[0].snapshot.archived
+    claim = output.result["claims"][0]
+    assert any("archived copy" in caveat for caveat in claim["caveats"])
+    assert claim["label"] == "misleading"  # the archived study still shows the dropped "in mice"

@@ -17,6 +17,7 @@ from icarus.capture import CaptureError
 from icarus.capture.ocr import OcrEngine, OcrEngineError, attach_image_text, read_image
 from icarus.claims import extract_claims
 from icarus.fetching import (
+    ArchiveSource,
     ExtractionError,
     FetchBudget,
     FetchError,
@@ -58,6 +59,7 @@ class CheckServices:
     policy: PolicyConfig
     store: Store | None = None
     fetcher: SafeFetcher | None = None  # None: no network; the subject's links are noted as not fetched
+    archive: ArchiveSource | None = None  # stands in, labelled archived, when a page cannot be fetched (H24)
     ocr: OcrEngine | None = None  # None: attached images are not read
     second_ocr: OcrEngine | None = None
     max_claims: int = 5
@@ -170,7 +172,11 @@ def _read_images(
         say(f"reading image {image.image_id}")
         try:
             captured = capture_url(
-                image.url, fetcher=services.fetcher, store=services.snapshots, budget=budget
+                image.url,
+                fetcher=services.fetcher,
+                store=services.snapshots,
+                archive=services.archive,
+                budget=budget,
             )
             readings.append(read_image(captured.result.body, image.image_id, image.url, services.ocr, second))
         except (FetchError, CaptureError, OcrEngineError) as exc:
@@ -192,7 +198,11 @@ def _cited_material(
     for link in subject.cited_links:
         try:
             captured = capture_url(
-                link.url, fetcher=services.fetcher, store=services.snapshots, budget=budget
+                link.url,
+                fetcher=services.fetcher,
+                store=services.snapshots,
+                archive=services.archive,
+                budget=budget,
             )
             page = extract_page(captured.result.body, captured.result.content_type, captured.result.final_url)
         except (FetchError, ExtractionError) as exc:
@@ -276,7 +286,13 @@ def _evidence_from_hit(
     snippet-only, which caps its directness (H28)."""
     if not hit.text and services.fetcher is not None:
         try:
-            captured = capture_url(hit.url, fetcher=services.fetcher, store=services.snapshots, budget=budget)
+            captured = capture_url(
+                hit.url,
+                fetcher=services.fetcher,
+                store=services.snapshots,
+                archive=services.archive,
+                budget=budget,
+            )
             page = extract_page(captured.result.body, captured.result.content_type, captured.result.final_url)
         except (FetchError, ExtractionError):
             pass

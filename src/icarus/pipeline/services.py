@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from icarus.capture.ocr import RapidOcrEngine, TesseractEngine
-from icarus.fetching import SafeFetcher, SnapshotStore, capture_url, extract_page
+from icarus.fetching import SafeFetcher, SnapshotStore, WaybackArchive, capture_url, extract_page
 from icarus.judges import judge_from_settings
 from icarus.ledger import Subject
 from icarus.pipeline.check import CheckServices
@@ -29,6 +29,7 @@ def build_services(
     if record:
         store = Store(settings.resolved_database_url)
         store.open()
+    fetcher = SafeFetcher() if settings.fetch_cited_links else None
     return CheckServices(
         judge=judge_from_settings(settings),
         providers=configured_providers(settings),
@@ -36,7 +37,8 @@ def build_services(
         snapshots=SnapshotStore(settings.data_dir / "snapshots"),
         policy=load_policy(policy_ref or settings.policy),
         store=store,
-        fetcher=SafeFetcher() if settings.fetch_cited_links else None,
+        fetcher=fetcher,
+        archive=WaybackArchive(settings.archive_url, fetcher) if settings.archive_url and fetcher else None,
         ocr=RapidOcrEngine(),
         second_ocr=TesseractEngine(),
         max_claims=settings.check_max_claims,
