@@ -99,3 +99,21 @@ def test_H24_an_archived_copy_stands_in_for_a_cited_page_that_is_gone(
     claim = output.result["claims"][0]
     assert any("archived copy" in caveat for caveat in claim["caveats"])
     assert claim["label"] == "misleading"  # the archived study still shows the dropped "in mice"
+
+
+def test_a_url_subject_is_fetched_snapshotted_and_its_page_text_checked(
+    server: FakeServer, tmp_path: Path
+) -> None:
+    from icarus.ledger import FieldName, SubjectKind
+    from icarus.pipeline.services import capture_web_page
+
+    server.html("/article", STUDY)
+    snapshots = SnapshotStore(tmp_path / "subject-snapshots")
+    with SafeFetcher(allow_loopback_for_tests=True, sleep=lambda _seconds: None) as fetcher:
+        subject, ref = capture_web_page(server.url("/article"), fetcher, snapshots)
+    assert subject.kind is SubjectKind.URL and server.url("/article") in subject.artifact_urls
+    page_text = subject.field_text(FieldName.PAGE_TEXT)
+    assert page_text is not None and "In mice fed a high-fat diet" in page_text
+    assert b"In mice" in snapshots.get(ref)
+    output = run_check(subject, services(tmp_path, None), NOW)
+    assert output.result["claims"], "the page's sentences become claims"

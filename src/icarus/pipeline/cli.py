@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from icarus.capture import CaptureError, capture_text, capture_x_mention
 from icarus.capture.x_api import XApiClient
-from icarus.fetching import FetchError, SnapshotStore
+from icarus.fetching import FetchError, SafeFetcher, SnapshotStore
 from icarus.ledger import Subject
 from icarus.pipeline.check import run_check
 from icarus.pipeline.services import build_services, capture_web_page
@@ -68,7 +68,8 @@ def _subject(
         return outcome.subject
     assert text is not None
     if text.startswith(("http://", "https://")):
-        subject, _ref = capture_web_page(text, settings, snapshots)
+        with SafeFetcher() as fetcher:
+            subject, _ref = capture_web_page(text, fetcher, snapshots)
         return subject
     return capture_text(text, now)
 

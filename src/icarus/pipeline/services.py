@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from icarus.capture import capture_page
 from icarus.capture.ocr import RapidOcrEngine, TesseractEngine
 from icarus.fetching import SafeFetcher, SnapshotStore, WaybackArchive, capture_url, extract_page
 from icarus.judges import judge_from_settings
@@ -49,12 +50,9 @@ def build_services(
     )
 
 
-def capture_web_page(url: str, settings: Settings, snapshots: SnapshotStore) -> tuple[Subject, str]:
+def capture_web_page(url: str, fetcher: SafeFetcher, snapshots: SnapshotStore) -> tuple[Subject, str]:
     """Fetch a URL under the SSRF guard, snapshot it and capture its text as the subject."""
-    from icarus.capture import capture_page
-
-    with SafeFetcher() as fetcher:
-        captured = capture_url(url, fetcher=fetcher, store=snapshots)
+    captured = capture_url(url, fetcher=fetcher, store=snapshots)
     page = extract_page(captured.result.body, captured.result.content_type, captured.result.final_url)
     subject = capture_page(url, page.text, page.title, captured.meta.fetched_at, page.links)
     return subject, captured.ref
