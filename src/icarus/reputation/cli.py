@@ -1,0 +1,150 @@
+"""``icarus registry``: import reputation datasets and show a domain's record.
+
+The sub-app ``registry_app`` is mounted by ``icarus.cli``. Datasets are read from wherever the user keeps
+them; the project ships none of them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+from icarus.ledger import ReputationMethod, RiskRating
+from icarus.reputation.importers import (
+    DEFAULT_POLICY_REF,
+    KINDS,
+    ImportFormatError,
+    import_file,
+    merge_registries,
+    write_registry,
+)
+from icarus.reputation.registry import Registry, RegistryEntry, RegistryFileError, domain_of, load_registry
+from icarus.scoring.icarus.config import load_policy
+
+__all__ = ["registry_app"]
+
+registry_app = typer.Typer(no_args_is_help=True, help="The source-reputation registry.")
+
+_MAX_REASONS_SHOWN = 20
+
+
+def _console() -> Console:
+    return Console(soft_wrap=True, highlight=False)
+
+
+def _fail(message: str) -> None:
+    Console(stderr=True).print(f"[red]error:[/red] {escape(message)}", soft_wrap=True, highlight=False)
+    raise typer.Exit(2)
+
+
+@registry_app.command("import")
+def import_command(
+    kind: Annotated[str, typer.Argument(help=f"Dataset kind: {', '.join(KINDS)}.")],
+    path: Annotated[Path, typer.Argument(help="The dataset file, where you keep it.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Registry JSON to write; an existing file is merged by precedence."),
+    ] = None,
+) -> None:
+    """Import one dataset file into registry records and print what was imported and skipped."""
+    if kind not in KINDS:
+        _fail(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
+    if not path.is_file():
+        _fail(f"no such file: {path}")
+    console = _console()
+    reputation = load_policy(DEFAULT_POLICY_REF).reputation
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"importing {kind} from {path.name}", total=None)
+        try:
+            result = import_file(kind, path, reputation, recorded_at=datetime.now(UTC))
+        except (ImportFormatError, OSError) as exc:
+            progress.stop()
+            _fail(f"{path}: {exc}")
+            return
+        if out is not None:
+            progress.update(task, description=f"writing {out}")
+            existing: list[RegistryEntry] = []
+            if out.exists():
+                try:
+                    existing = list(load_registry(out).entries.values())
+                except RegistryFileError as exc:
+                    progress.stop()
+                    _fail(str(exc))
+            write_registry(merge_registries(existing, result.entries), out)
+    console.print(f"{result.produced_by} (version {result.version})")
+    console.print(f"imported: {len(result.entries)} domains")
+    console.print(f"skipped: {len(result.skipped)} rows")
+    for reason, count in result.skip_reasons.most_common(_MAX_REASONS_SHOWN):
+        console.print(f"  {count:6d}  {escape(reason)}")
+    if out is not None:
+        console.print(f"written: {out}")
+    else:
+        console.print("not written (no --out given)")
+
+
+def explain(entry: RegistryEntry, registry: Registry) -> list[str]:
+    """Why the record has its score, in plain lines."""
+    record = entry.record
+    reputation = load_policy(DEFAULT_POLICY_REF).reputation
+    lines: list[str] = []
+    if record.method is ReputationMethod.HEURISTIC:
+        lines.append("reputation estimated, not on file")
+        lines.append(
+            f"heuristic {record.produced_by} from the domain name only (accountable suffix, noisy name); "
+            f"the policy discounts an estimate by its provenance discount"
+        )
+        return lines
+    lines.append(f"on file: {record.method.value} record from {record.produced_by}")
+    if record.risk_rating is RiskRating.DEPRECATED:
+        lines.append("deprecated on a risk list: evidence from it is excluded (H5)")
+    elif record.risk_rating is RiskRating.GENERALLY_UNRELIABLE:
+        lines.append(f"generally unreliable: R capped at {reputation.generally_unreliable_cap} (H5)")
+    elif record.risk_rating is RiskRating.NO_CONSENSUS:
+        lines.append(f"no consensus on reliability: R at most {reputation.no_consensus}")
+    elif record.risk_rating is RiskRating.GENERALLY_RELIABLE:
+        lines.append(f"generally reliable: baseline {reputation.generally_reliable}")
+    if record.on_iffy_index:
+        lines.append("on the Iffy Index: excluded where the policy's Iffy rule is live (H5)")
+    if entry.source_class.value in {"satire", "aggregator", "content_farm", "platform"}:
+        lines.append(f"class {entry.source_class.value}: carries no corroboration weight (H6)")
+    if " + " in record.produced_by:
+        lines.append("several sources name this domain: baseline by precedence, risk flags only lower it")
+    return lines
+
+
+@registry_app.command("show")
+def show_command(
+    domain: Annotated[str, typer.Argument(help="A domain, host or URL.")],
+    registry: Annotated[
+        list[Path] | None, typer.Option("--registry", help="Registry JSON file(s); later files win.")
+    ] = None,
+) -> None:
+    """Print a domain's record, how it was produced, its version, and why it has that score."""
+    try:
+        reg = load_registry(*(registry or []))
+    except RegistryFileError as exc:
+        _fail(str(exc))
+        return
+    entry = reg.lookup(domain)
+    record = entry.record
+    console = _console()
+    console.print(f"domain: {domain_of(domain)}")
+    console.print(f"score (R): {record.score}")
+    console.print(f"tier: {record.tier.value}   class: {entry.source_class.value}")
+    console.print(f"method: {record.method.value}   produced by: {escape(record.produced_by)}")
+    console.print(f"version: {record.version}   recorded at: {record.recorded_at or 'not recorded'}")
+    console.print(f"risk rating: {record.risk_rating.value if record.risk_rating else 'none'}")
+    for line in explain(entry, reg):
+        console.print(f"why: {escape(line)}")
