@@ -24,9 +24,10 @@ shared host (``x.wordpress.com``) is skipped: folding it would mark the whole ho
 
 Merge rule (:func:`merge_entries`), when several datasets name one domain:
 
-1. The *baseline* score, tier and class come from the highest-precedence entry: manual review, then
-   ``perennial``, ``ifcn``, ``lin2023``, ``opensources``, ``misinfo-list``, ``iffy``. A tier other than
-   ``other`` is taken from the highest-precedence entry that has one.
+1. The *baseline* score comes from the highest-precedence entry without a risk flag (manual review, then
+   ``perennial``, ``ifcn``, ``lin2023``, ``opensources``, ``misinfo-list``, ``iffy``); class and record
+   metadata from the highest-precedence entry; a tier other than ``other`` from the highest-precedence entry
+   that has one.
 2. Risk flags win over baselines: the worst risk rating of any entry is kept, ``on_iffy_index`` if any entry
    has it, a ``satire`` class if any entry says so, and the score is the *minimum* of the baseline and the
    score of every entry that carries a flag (no consensus, generally unreliable, deprecated, Iffy).
@@ -447,7 +448,9 @@ def merge_entries(entries: Iterable[RegistryEntry]) -> RegistryEntry:
     if len(ranked) == 1:
         return ranked[0]
     base = ranked[0]
-    score = min([base.record.score, *(e.record.score for e in ranked if _is_flag(e.record))])
+    # A flagged entry's score is a ceiling, never a baseline: the baseline is the first unflagged entry.
+    baseline = next((e for e in ranked if not _is_flag(e.record)), base)
+    score = min([baseline.record.score, *(e.record.score for e in ranked if _is_flag(e.record))])
     worst = max(ranked, key=lambda e: _RISK_ORDER[e.record.risk_rating]).record.risk_rating
     risk = worst if _RISK_ORDER[worst] > 0 else base.record.risk_rating
     tier = next((e.record.tier for e in ranked if e.record.tier is not SourceTier.OTHER), SourceTier.OTHER)
