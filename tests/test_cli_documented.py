@@ -1,4 +1,4 @@
-"""Every CLI command and option is documented in docs/scoring.md or docs/checking.md."""
+"""Every CLI command and option is documented in docs/scoring.md, docs/checking.md or docs/reputation.md."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import typer.main
 from icarus.cli import app
 
 DOCS = "\n".join(
-    (Path(__file__).parents[1] / "docs" / name).read_text() for name in ("scoring.md", "checking.md")
+    (Path(__file__).parents[1] / "docs" / name).read_text()
+    for name in ("scoring.md", "checking.md", "reputation.md")
 )
 
 

@@ -14,6 +14,7 @@ from rich.markup import escape
 from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
 from icarus.reports.render import render_console, render_markdown
 from icarus.reports.replay_cli import replay_command
+from icarus.reputation.cli import registry_app
 from icarus.research.cli import corpus_app
 from icarus.scoring.icarus.config import DEFAULT_POLICY, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.engine import score_ledger
@@ -27,6 +28,7 @@ schema_app = typer.Typer(no_args_is_help=True, help="JSON Schemas of Icarus docu
 app.add_typer(policy_app, name="policy")
 app.add_typer(schema_app, name="schema")
 app.add_typer(corpus_app, name="corpus")
+app.add_typer(registry_app, name="registry")
 app.command("replay")(replay_command)
 
 err = Console(stderr=True)

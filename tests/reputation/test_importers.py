@@ -53,7 +53,8 @@ def lin(tmp_path: Path) -> Path:
 def test_lin2023_scores_are_pc1_and_malformed_rows_are_counted(lin: Path) -> None:
     result = import_lin2023(lin, VALUES)
     entries = _by_domain(result.entries)
-    assert set(entries) == {"wirenews.com", "goodpaper.org", "junkdaily.net"}
+    # A blog on a shared host keeps its full name: it says nothing about the host itself.
+    assert set(entries) == {"wirenews.com", "goodpaper.org", "junkdaily.net", "someone.blogspot.com"}
     assert entries["goodpaper.org"].record.score == Decimal("0.9123")  # the domain's own row, not news.
     assert entries["wirenews.com"].record.tier is SourceTier.OTHER
     record = entries["junkdaily.net"].record
@@ -63,7 +64,6 @@ def test_lin2023_scores_are_pc1_and_malformed_rows_are_counted(lin: Path) -> Non
         "pc1 outside [0, 1]": 1,
         "pc1 is not a number": 1,
         "not a domain name": 1,
-        "subdomain of a shared host": 1,
         "duplicate domain (merged with an earlier row)": 1,
     }
 
@@ -221,6 +221,9 @@ def test_write_registry_round_trips_through_load_registry(tmp_path: Path, lin: P
     loaded = load_registry(out)
     assert loaded.entries == _by_domain(entries)
     assert loaded.lookup("https://www.junkdaily.net/story").record.score == Decimal("0.104")
+    assert loaded.lookup("https://someone.blogspot.com/post").record.score == Decimal("0.3")
+    other_blog = loaded.lookup("https://another.blogspot.com/post").record
+    assert other_blog.estimated and other_blog.domain == "another.blogspot.com"
 
 
 def test_cli_import_and_show(tmp_path: Path, lin: Path) -> None:
@@ -228,7 +231,7 @@ def test_cli_import_and_show(tmp_path: Path, lin: Path) -> None:
     out = tmp_path / "reg.json"
     result = runner.invoke(registry_app, ["import", "lin2023", str(lin), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "imported: 3 domains" in result.output and "skipped: 5 rows" in result.output
+    assert "imported: 4 domains" in result.output and "skipped: 4 rows" in result.output
     assert "pc1 outside [0, 1]" in result.output
     shown = runner.invoke(registry_app, ["show", "www.goodpaper.org", "--registry", str(out)])
     assert shown.exit_code == 0, shown.output

@@ -20,7 +20,7 @@ Values come from the policy's ``reputation`` section, never from this module:
   so the cap holds even where the policy's Iffy exclusion (H5.iffy) is not live.
 
 Domains are normalised to the registered domain (the key :meth:`Registry.lookup` uses). A subdomain of a
-shared host (``x.wordpress.com``) is skipped: folding it would mark the whole host.
+shared host (``x.wordpress.com``) keeps its full name: folding it would mark the whole host.
 
 Merge rule (:func:`merge_entries`), when several datasets name one domain:
 
@@ -50,8 +50,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from icarus.ledger import ReputationMethod, ReputationRecord, RiskRating, SourceClass, SourceTier
-from icarus.provenance.canonical import registered_domain
-from icarus.reputation.registry import RegistryEntry, dump_entries
+from icarus.reputation.registry import RegistryEntry, dump_entries, registry_key
 from icarus.scoring.icarus.config import ReputationBaseline, load_policy
 
 __all__ = [
@@ -78,30 +77,6 @@ DEFAULT_POLICY_REF = "icarus@1.1"
 PRECEDENCE = ("manual", "perennial", "ifcn", "lin2023", "opensources", "misinfo-list", "iffy")
 KINDS = PRECEDENCE[1:]
 
-# Hosts where anyone can publish under a subdomain: a listed subdomain says nothing about the host.
-SHARED_HOSTS = frozenset(
-    {
-        "wordpress.com",
-        "blogspot.com",
-        "medium.com",
-        "substack.com",
-        "tumblr.com",
-        "weebly.com",
-        "wixsite.com",
-        "github.io",
-        "livejournal.com",
-        "typepad.com",
-        "squarespace.com",
-        "webs.com",
-        "jimdo.com",
-        "blogger.com",
-        "over-blog.com",
-        "wikia.com",
-        "fandom.com",
-        "google.com",
-        "facebook.com",
-    }
-)
 _HOST_CHARS = re.compile(r"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$")
 _FILE_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})")
 _RISK_ORDER = {
@@ -144,10 +119,7 @@ def normalise_domain(raw: str) -> str:
     host = _host_of(raw)
     if not _HOST_CHARS.match(host):
         raise ValueError("not a domain name")
-    domain = registered_domain(host)
-    if domain != host and domain in SHARED_HOSTS:
-        raise ValueError("subdomain of a shared host")
-    return domain
+    return registry_key(host)
 
 
 def _host_of(raw: str) -> str:

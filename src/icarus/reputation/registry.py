@@ -27,10 +27,43 @@ class RegistryFileError(ValueError):
 _ENTRY_FILE = TypeAdapter(list[dict[str, object]])
 
 
+# Hosts where anyone can publish under a subdomain: a listed subdomain says nothing about the host.
+SHARED_HOSTS = frozenset(
+    {
+        "wordpress.com",
+        "blogspot.com",
+        "medium.com",
+        "substack.com",
+        "tumblr.com",
+        "weebly.com",
+        "wixsite.com",
+        "github.io",
+        "livejournal.com",
+        "typepad.com",
+        "squarespace.com",
+        "webs.com",
+        "jimdo.com",
+        "blogger.com",
+        "over-blog.com",
+        "wikia.com",
+        "fandom.com",
+        "google.com",
+        "facebook.com",
+    }
+)
+
+
+def registry_key(host: str) -> str:
+    """The name a record is filed under: the registered domain, or the whole host on a shared host."""
+    host = host.lower().strip(".").removeprefix("www.")
+    domain = registered_domain(host)
+    return host if domain != host and domain in SHARED_HOSTS else domain
+
+
 def domain_of(host_or_url: str) -> str:
-    """Registered domain of a host or a URL."""
+    """The registry key of a host or a URL (see ``registry_key``)."""
     host = urlsplit(host_or_url).hostname if "://" in host_or_url else host_or_url
-    return registered_domain(host or host_or_url)
+    return registry_key(host or host_or_url)
 
 
 @dataclass
