@@ -32,6 +32,16 @@ def test_score_json_has_the_published_shape(tmp_path: Path) -> None:
     assert data["policy"] == "icarus@1.1"
     assert data["trace_hash"].startswith("sha256:") and data["config_hash"].startswith("sha256:")
     assert data["trace"]["claims"][0]["passes"][0]["items"][0]["weight"] == "0.6885"
+    first = data["evidence"][0]
+    assert first["reputation"] == {
+        "domain": "a.example",
+        "score": "0.85",
+        "tier": "national_news",
+        "method": "manual",
+        "produced_by": "manual-review",
+        "version": "1",
+    }
+    assert first["snapshot"].startswith("sha256:")
 
 
 def test_score_policy_option_and_markdown(tmp_path: Path) -> None:
@@ -42,6 +52,7 @@ def test_score_policy_option_and_markdown(tmp_path: Path) -> None:
     assert result.stdout.startswith("# \u2705 Supported")
     newer = runner.invoke(app, ["score", str(FIXTURES / "percentage-points.json"), "--md"])
     assert newer.stdout.startswith("# \u26a0\ufe0f Misleading")
+    assert "## Evidence" in newer.stdout and "manual-review v1" in newer.stdout
 
 
 def test_score_console_view(tmp_path: Path) -> None:

@@ -37,6 +37,16 @@ def render_markdown(result: dict[str, Any]) -> str:
         if claim["recheck"]["at"]:
             lines.append(f"- rechecks at {', '.join(claim['recheck']['at'])}")
         lines.append("")
+    if result.get("evidence"):
+        lines += ["## Evidence", ""]
+        for item in result["evidence"]:
+            record = item["reputation"]
+            estimated = " (estimated, not on file)" if record["method"] == "heuristic" else ""
+            lines.append(
+                f"- `{item['id']}` {item['publisher']} <{item['url']}> — reputation {record['score']}"
+                f"{estimated}, {record['produced_by']} v{record['version']}"
+            )
+        lines.append("")
     if result["not_assessed"]:
         lines += ["## Not assessed", ""]
         lines += [f"- \u201c{c['text']}\u201d \u2014 {c['reason']}" for c in result["not_assessed"]]

@@ -13,7 +13,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from icarus.ledger import Ledger
+from icarus.ledger import EvidenceItem, Ledger
 from icarus.provenance import ProvenanceGraph
 from icarus.scoring.canonical import canonical_json, code_hash, format_decimal, sha256_hex
 from icarus.scoring.icarus.aggregate import ClusterSummary
@@ -230,6 +230,7 @@ def assemble(
         },
         "claims": claims,
         "not_assessed": not_assessed,
+        "evidence": [_evidence_summary(item) for item in ledger.evidence],
     }
     scores = {o.claim.claim_id: o.confidence.score for o in outcomes}
     problems = g7_violations(result, ledger, policy, scores)
@@ -252,6 +253,26 @@ def assemble(
     result["trace"] = trace
     result["trace_hash"] = "sha256:" + sha256_hex(canonical_json(trace))
     return result
+
+
+def _evidence_summary(item: EvidenceItem) -> dict[str, Any]:
+    """Where each piece of evidence came from and which reputation record (and version) it was scored with."""
+    record = item.reputation
+    return {
+        "id": item.evidence_id,
+        "url": item.url,
+        "publisher": item.publisher,
+        "snapshot": item.snapshot.ref if item.snapshot else None,
+        "archived": bool(item.snapshot and item.snapshot.archived),
+        "reputation": {
+            "domain": record.domain,
+            "score": format_decimal(record.score),
+            "tier": record.tier.value,
+            "method": record.method.value,
+            "produced_by": record.produced_by,
+            "version": record.version,
+        },
+    }
 
 
 def _overall_message(labels: list[Label], overall: Label) -> str:
