@@ -7,6 +7,7 @@ them; the project ships none of them.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from icarus.ledger import ReputationMethod, RiskRating
+from icarus.ledger import ReputationMethod, RiskRating, SourceTier
 from icarus.reputation.importers import (
     DEFAULT_POLICY_REF,
     KINDS,
@@ -25,6 +26,7 @@ from icarus.reputation.importers import (
     write_registry,
 )
 from icarus.reputation.registry import Registry, RegistryEntry, RegistryFileError, domain_of, load_registry
+from icarus.reputation.review import ReviewError, accept, default_queue_path, override, read_queue
 from icarus.scoring.icarus.config import load_policy
 
 __all__ = ["registry_app"]
@@ -148,3 +150,106 @@ def show_command(
     console.print(f"risk rating: {record.risk_rating.value if record.risk_rating else 'none'}")
     for line in explain(entry, reg):
         console.print(f"why: {escape(line)}")
+
+
+review_app = typer.Typer(
+    no_args_is_help=True, help="The H4 review queue: estimates that could change a label."
+)
+registry_app.add_typer(review_app, name="review")
+
+_QueueOption = Annotated[
+    Path | None,
+    typer.Option("--queue", help="Review queue file; default <data_dir>/review-queue.jsonl."),
+]
+
+
+def _queue(path: Path | None) -> Path:
+    return path if path is not None else default_queue_path()
+
+
+@review_app.command("list")
+def review_list_command(queue: _QueueOption = None) -> None:
+    """List the pending review items, and any queue lines that could not be read."""
+    path = _queue(queue)
+    state = read_queue(path)
+    console = _console()
+    for problem in state.problems:
+        Console(stderr=True).print(f"[yellow]warning:[/yellow] {escape(problem)}", soft_wrap=True)
+    if not state.pending:
+        console.print(f"no pending reviews in {path}")
+    for queued in state.pending:
+        console.print(
+            f"{queued.domain}  estimate {queued.estimate.score} ({queued.estimate.tier.value}, "
+            f"{queued.source_class.value})  evidence {escape(queued.evidence_id)}  "
+            f"claim {escape(queued.claim_id)}  ledger {escape(queued.ledger_id)}  queued {queued.queued_at}"
+        )
+    console.print(f"pending: {len(state.pending)}   resolved: {len(state.resolved)}")
+
+
+def _review(
+    action: str,
+    domain: str,
+    score: str | None,
+    tier: str | None,
+    reviewer: str,
+    out: Path,
+    queue: Path | None,
+) -> None:
+    try:
+        value = Decimal(score) if score is not None else None
+    except InvalidOperation:
+        _fail(f"--score {score!r} is not a number")
+        return
+    try:
+        level = SourceTier(tier) if tier is not None else None
+    except ValueError:
+        _fail(f"--tier {tier!r}; one of {', '.join(t.value for t in SourceTier)}")
+        return
+    try:
+        if action == "accept":
+            entry = accept(_queue(queue), domain, value, level, reviewer, out)
+        else:
+            if value is None:
+                _fail("override needs --score")
+                return
+            entry = override(_queue(queue), domain, value, level, reviewer, out)
+    except ReviewError as exc:
+        _fail(str(exc))
+        return
+    record = entry.record
+    _console().print(
+        f"{action}ed {record.domain}: score {record.score}, tier {record.tier.value}, "
+        f"manual version {record.version} by {escape(record.produced_by)}; written: {out}"
+    )
+
+
+_ScoreOption = Annotated[str | None, typer.Option("--score", help="R in [0, 1].")]
+_TierOption = Annotated[str | None, typer.Option("--tier", help="Diversity tier; default the estimate's.")]
+_ReviewerOption = Annotated[str, typer.Option("--reviewer", help="The reviewer's role, e.g. 'editor'.")]
+_OutOption = Annotated[Path, typer.Option("--out", help="Registry JSON to write the new record version to.")]
+
+
+@review_app.command("accept")
+def review_accept_command(
+    domain: Annotated[str, typer.Argument(help="The queued domain.")],
+    reviewer: _ReviewerOption,
+    out: _OutOption,
+    score: _ScoreOption = None,
+    tier: _TierOption = None,
+    queue: _QueueOption = None,
+) -> None:
+    """Keep the estimated score as a reviewed manual record (a new version)."""
+    _review("accept", domain, score, tier, reviewer, out, queue)
+
+
+@review_app.command("override")
+def review_override_command(
+    domain: Annotated[str, typer.Argument(help="The queued domain.")],
+    reviewer: _ReviewerOption,
+    out: _OutOption,
+    score: _ScoreOption = None,
+    tier: _TierOption = None,
+    queue: _QueueOption = None,
+) -> None:
+    """Replace the estimate with a different reviewed score (a new manual record version)."""
+    _review("override", domain, score, tier, reviewer, out, queue)

@@ -1,0 +1,320 @@
+"""The H4 review queue: estimated reputations that could change a label, waiting for a person.
+
+Under icarus@1.1 a scored claim carries ``review_requests`` when an estimated (heuristic) reputation could
+flip its label. :func:`enqueue_from_result` appends one queue item per request to a JSON-lines file (default
+``Settings().data_dir / "review-queue.jsonl"``). The file is append-only: an item is never edited; a review
+appends a resolution line that resolves every pending item for that domain.
+
+:func:`accept` (the reviewer keeps the estimated score) and :func:`override` (a different score) write a
+new *manual* record version to a registry file. The version is one more than the highest manual version of
+that domain on file (registry file or its history); the record it replaces is appended to the history
+sidecar ``<registry>.history.jsonl`` first, so no version is ever lost. Malformed queue lines are reported
+(:attr:`QueueState.problems`), never fatal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from icarus.ledger import Ledger, ReputationMethod, ReputationRecord, SourceClass, SourceTier
+from icarus.reputation.importers import write_registry
+from icarus.reputation.registry import (
+    RegistryEntry,
+    RegistryFileError,
+    domain_of,
+    load_registry,
+    registry_key,
+)
+from icarus.settings import Settings
+
+__all__ = [
+    "QueueItem",
+    "QueueState",
+    "ReviewError",
+    "accept",
+    "default_queue_path",
+    "enqueue_from_result",
+    "history_path",
+    "override",
+    "pending",
+    "read_queue",
+]
+
+REQUEST = "request"
+RESOLUTION = "resolution"
+
+
+class ReviewError(ValueError):
+    """A review that cannot be applied (no pending item for the domain, wrong command for the score)."""
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    domain: str
+    evidence_id: str
+    claim_id: str
+    cluster_id: str
+    ledger_id: str
+    reason: str
+    estimate: ReputationRecord
+    source_class: SourceClass
+    queued_at: datetime
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.ledger_id, self.claim_id, self.evidence_id)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": REQUEST,
+            "domain": self.domain,
+            "evidence_id": self.evidence_id,
+            "claim_id": self.claim_id,
+            "cluster_id": self.cluster_id,
+            "ledger_id": self.ledger_id,
+            "reason": self.reason,
+            "estimate": self.estimate.model_dump(mode="json"),
+            "source_class": self.source_class.value,
+            "queued_at": self.queued_at.isoformat(),
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> QueueItem:
+        return cls(
+            domain=str(raw["domain"]),
+            evidence_id=str(raw["evidence_id"]),
+            claim_id=str(raw["claim_id"]),
+            cluster_id=str(raw["cluster_id"]),
+            ledger_id=str(raw["ledger_id"]),
+            reason=str(raw["reason"]),
+            estimate=ReputationRecord.model_validate(raw["estimate"]),
+            source_class=SourceClass(str(raw["source_class"])),
+            queued_at=_aware(datetime.fromisoformat(str(raw["queued_at"]))),
+        )
+
+
+@dataclass
+class QueueState:
+    """The queue as read: items still pending, items resolved (with their resolution), unreadable lines."""
+
+    pending: list[QueueItem] = field(default_factory=list)
+    resolved: list[tuple[QueueItem, dict[str, Any]]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def default_queue_path() -> Path:
+    return Settings().data_dir / "review-queue.jsonl"
+
+
+def history_path(registry_out: Path) -> Path:
+    return registry_out.with_name(registry_out.name + ".history.jsonl")
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _append(path: Path, lines: list[dict[str, Any]]) -> None:
+    if not lines:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        for line in lines:
+            handle.write(json.dumps(line, sort_keys=True) + "\n")
+
+
+def read_queue(queue_path: Path) -> QueueState:
+    """Replay the append-only queue. A line that cannot be read is reported in ``problems`` and skipped."""
+    state = QueueState()
+    if not queue_path.exists():
+        return state
+    open_items: dict[tuple[str, str, str], QueueItem] = {}
+    for number, text in enumerate(queue_path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not text.strip():
+            continue
+        try:
+            raw = json.loads(text)
+            if not isinstance(raw, dict):
+                raise ValueError("not a JSON object")
+            kind = raw.get("kind")
+            if kind == REQUEST:
+                queued = QueueItem.from_json(raw)
+                open_items.setdefault(queued.key, queued)
+            elif kind == RESOLUTION:
+                domain = str(raw["domain"])
+                for key, queued in list(open_items.items()):
+                    if queued.domain == domain:
+                        state.resolved.append((queued, raw))
+                        del open_items[key]
+            else:
+                raise ValueError(f"unknown kind {kind!r}")
+        except (ValueError, KeyError, TypeError, ValidationError) as exc:
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            state.problems.append(f"{queue_path}:{number}: malformed queue line skipped ({first})")
+    state.pending = list(open_items.values())
+    return state
+
+
+def pending(queue_path: Path) -> list[QueueItem]:
+    """Items not yet resolved, in the order they were queued."""
+    return read_queue(queue_path).pending
+
+
+def enqueue_from_result(
+    result: Mapping[str, Any], ledger: Ledger, queue_path: Path, now: datetime | None = None
+) -> list[QueueItem]:
+    """Append one item per review request in a scored result; an item already pending is not repeated."""
+    moment = _aware(now or datetime.now(UTC))
+    evidence = {e.evidence_id: e for e in ledger.evidence}
+    already = {i.key for i in pending(queue_path)}
+    added: list[QueueItem] = []
+    for claim in result.get("claims", []):
+        for request in claim.get("review_requests", []):
+            source = evidence.get(str(request["evidence_id"]))
+            if source is None:
+                raise ReviewError(f"review request names evidence {request['evidence_id']!r}, not in ledger")
+            queued = QueueItem(
+                domain=registry_key(source.reputation.domain or source.domain),
+                evidence_id=source.evidence_id,
+                claim_id=str(claim["id"]),
+                cluster_id=str(request.get("cluster_id", "")),
+                ledger_id=ledger.ledger_id,
+                reason=str(request.get("reason", "")),
+                estimate=source.reputation,
+                source_class=source.source_class,
+                queued_at=moment,
+            )
+            if queued.key not in already:
+                already.add(queued.key)
+                added.append(queued)
+    _append(queue_path, [i.to_json() for i in added])
+    return added
+
+
+def _manual_versions(domain: str, registry_out: Path) -> list[int]:
+    versions: list[int] = []
+    records: list[ReputationRecord] = []
+    if registry_out.exists():
+        current = load_registry(registry_out).entries.get(domain)
+        if current is not None:
+            records.append(current.record)
+    history = history_path(registry_out)
+    if history.exists():
+        for text in history.read_text(encoding="utf-8").splitlines():
+            try:
+                records.append(ReputationRecord.model_validate(json.loads(text)["record"]))
+            except (ValueError, KeyError, TypeError, ValidationError):
+                continue
+    for record in records:
+        if record.domain == domain and record.method is ReputationMethod.MANUAL and record.version.isdigit():
+            versions.append(int(record.version))
+    return versions
+
+
+def _resolve(
+    action: str,
+    queue_path: Path,
+    domain: str,
+    score: Decimal | None,
+    tier: SourceTier | None,
+    reviewer_role: str,
+    registry_out: Path,
+    now: datetime | None,
+) -> RegistryEntry:
+    key = domain_of(domain)
+    items = [i for i in pending(queue_path) if i.domain == key]
+    if not items:
+        raise ReviewError(f"no pending review for domain {key!r} in {queue_path}")
+    role = reviewer_role.strip()
+    if not role:
+        raise ReviewError("a review needs a reviewer role (--reviewer)")
+    estimate = items[0].estimate
+    chosen = estimate.score if score is None else score
+    if action == "accept" and chosen != estimate.score:
+        raise ReviewError(
+            f"accept keeps the estimate {estimate.score} for {key}; use override for score {chosen}"
+        )
+    if action == "override" and chosen == estimate.score:
+        raise ReviewError(f"override needs a score other than the estimate {estimate.score}; use accept")
+    moment = _aware(now or datetime.now(UTC))
+    try:
+        existing = list(load_registry(registry_out).entries.values()) if registry_out.exists() else []
+        version = max(_manual_versions(key, registry_out), default=0) + 1
+        record = ReputationRecord(
+            domain=key,
+            score=chosen,
+            tier=tier or estimate.tier,
+            method=ReputationMethod.MANUAL,
+            produced_by=f"reviewer:{role}",
+            version=str(version),
+            recorded_at=moment,
+        )
+    except ValidationError as exc:
+        raise ReviewError(f"invalid review for {key}: {exc.errors()[0]['msg']}") from exc
+    except RegistryFileError as exc:
+        raise ReviewError(str(exc)) from exc
+    entry = RegistryEntry(record, items[0].source_class)
+    replaced = [e for e in existing if e.record.domain == key]
+    _append(
+        history_path(registry_out),
+        [
+            {
+                "record": e.record.model_dump(mode="json"),
+                "source_class": e.source_class.value,
+                "replaced_at": moment.isoformat(),
+            }
+            for e in replaced
+        ],
+    )
+    write_registry([*(e for e in existing if e.record.domain != key), entry], registry_out)
+    _append(
+        queue_path,
+        [
+            {
+                "kind": RESOLUTION,
+                "domain": key,
+                "action": action,
+                "score": str(chosen),
+                "tier": record.tier.value,
+                "reviewer": role,
+                "version": record.version,
+                "registry": str(registry_out),
+                "resolved_at": moment.isoformat(),
+            }
+        ],
+    )
+    return entry
+
+
+def accept(
+    queue_path: Path,
+    domain: str,
+    score: Decimal | None,
+    tier: SourceTier | None,
+    reviewer_role: str,
+    registry_out: Path,
+    now: datetime | None = None,
+) -> RegistryEntry:
+    """Keep the estimated score: a new manual record version for the domain, and the queue item resolved."""
+    return _resolve("accept", queue_path, domain, score, tier, reviewer_role, registry_out, now)
+
+
+def override(
+    queue_path: Path,
+    domain: str,
+    score: Decimal,
+    tier: SourceTier | None,
+    reviewer_role: str,
+    registry_out: Path,
+    now: datetime | None = None,
+) -> RegistryEntry:
+    """Replace the estimate with a reviewed score: a new manual record version, and the item resolved."""
+    return _resolve("override", queue_path, domain, score, tier, reviewer_role, registry_out, now)
