@@ -59,6 +59,18 @@ class Settings(BaseSettings):
         default=5, description="Claims checked per subject; the rest are not assessed (budget)."
     )
 
+    rdap_url: str | None = Field(
+        default=None, description="RDAP service for domain registration dates (H10), e.g. https://rdap.org."
+    )
+    crossref_url: str | None = Field(
+        default=None, description="Crossref API for retraction and correction notices (H16)."
+    )
+    crossref_mailto: str | None = Field(
+        default=None, description="Contact address sent to Crossref's polite pool."
+    )
+    retraction_watch_csv: Path | None = Field(
+        default=None, description="A local Retraction Watch CSV export read for retraction notices (H16)."
+    )
     llm_base_url: str | None = Field(
         default=None, description="OpenAI-compatible endpoint; unset means offline judges."
     )

@@ -14,6 +14,7 @@ from icarus.lookups.adapters import (
     OfflineLookup,
     enrich,
     offline_registry,
+    registry_from_settings,
 )
 
 __all__ = [
@@ -23,4 +24,5 @@ __all__ = [
     "OfflineLookup",
     "enrich",
     "offline_registry",
+    "registry_from_settings",
 ]

@@ -8,6 +8,7 @@ from typing import Protocol
 
 from icarus.ledger import EvidenceItem, Ledger, LookupName, LookupResult, LookupStatus
 from icarus.scoring.icarus.config import PolicyConfig
+from icarus.settings import Settings
 
 # Which policy rule part wires each look-up: under a version where that part is inert, enrichment skips it.
 LOOKUP_FEATURES: Mapping[LookupName, str] = {
@@ -58,6 +59,27 @@ class LookupRegistry:
 
 def offline_registry() -> LookupRegistry:
     return LookupRegistry()
+
+
+def registry_from_settings(settings: Settings) -> LookupRegistry:
+    """The look-ups the settings configure; everything else stays offline ("not run")."""
+    from icarus.lookups.rdap import RdapLookup
+    from icarus.lookups.scholarly import CrossrefUpdatesLookup, RetractionWatchLookup, ScholarlyUpdatesLookup
+
+    adapters: dict[LookupName, LookupAdapter] = {}
+    if settings.rdap_url:
+        adapters[LookupName.RDAP] = RdapLookup(settings.rdap_url)
+    crossref = (
+        CrossrefUpdatesLookup(settings.crossref_url, settings.crossref_mailto)
+        if settings.crossref_url
+        else None
+    )
+    retraction_watch = (
+        RetractionWatchLookup(settings.retraction_watch_csv) if settings.retraction_watch_csv else None
+    )
+    if crossref or retraction_watch:
+        adapters[LookupName.SCHOLARLY_UPDATES] = ScholarlyUpdatesLookup(crossref, retraction_watch)
+    return LookupRegistry(adapters)
 
 
 def enrich(ledger: Ledger, registry: LookupRegistry, policy: PolicyConfig) -> Ledger:

@@ -37,6 +37,7 @@ from icarus.ledger import (
     Ledger,
     Subject,
 )
+from icarus.lookups import LookupRegistry, enrich
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
 from icarus.reputation import Registry
 from icarus.research import PlannedQuery, ProviderResult, SearchHit, SearchProvider, plan_queries
@@ -62,6 +63,9 @@ class CheckServices:
     archive: ArchiveSource | None = None  # stands in, labelled archived, when a page cannot be fetched (H24)
     ocr: OcrEngine | None = None  # None: attached images are not read
     second_ocr: OcrEngine | None = None
+    lookups: LookupRegistry = field(
+        default_factory=LookupRegistry
+    )  # offline default: every look-up "not run"
     max_claims: int = 5
     max_queries: int = 24
     max_documents_per_claim: int = 12
@@ -134,6 +138,8 @@ def run_check(
         claims=[*claims, *claim_set.not_assessed],
         evidence=sorted(evidence, key=lambda item: item.evidence_id),
     )
+    say("looking up registrations and retraction notices")
+    ledger = enrich(ledger, services.lookups, services.policy)
     say("scoring")
     result = score_ledger(ledger, services.policy)
     version = None

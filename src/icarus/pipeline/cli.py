@@ -20,6 +20,7 @@ from icarus.pipeline.check import run_check
 from icarus.pipeline.services import build_services, capture_web_page
 from icarus.reports.render import render_console, render_html, render_markdown
 from icarus.reputation.registry import RegistryFileError
+from icarus.reputation.review import enqueue_from_result
 from icarus.settings import Settings
 
 MAX_POST_BYTES = 5 * 1024 * 1024
@@ -94,6 +95,11 @@ def run_check_command(
         _fail(str(exc))
         return
     result = outcome.result
+    queued = enqueue_from_result(result, outcome.ledger, settings.data_dir / "review-queue.jsonl", now)
+    if queued:
+        console.print(
+            f"{len(queued)} estimated reputation(s) queued for review (icarus registry review list)"
+        )
     if outcome.version is not None:
         console.print(f"recorded as {outcome.version.url_path}", highlight=False)
     skipped = {n.provider: n.detail for n in outcome.provider_notes if n.status != "ok"}

@@ -10,8 +10,9 @@ from icarus.capture.ocr import RapidOcrEngine, TesseractEngine
 from icarus.fetching import SafeFetcher, SnapshotStore, WaybackArchive, capture_url, extract_page
 from icarus.judges import judge_from_settings
 from icarus.ledger import Subject
+from icarus.lookups import registry_from_settings
 from icarus.pipeline.check import CheckServices
-from icarus.reputation import load_registry
+from icarus.reputation.manual import default_registry
 from icarus.research import configured_providers
 from icarus.scoring.icarus.config import load_policy
 from icarus.settings import Settings
@@ -34,12 +35,13 @@ def build_services(
     return CheckServices(
         judge=judge_from_settings(settings),
         providers=configured_providers(settings),
-        registry=load_registry(*reputation_files),
+        registry=default_registry(*reputation_files),
         snapshots=SnapshotStore(settings.data_dir / "snapshots"),
         policy=load_policy(policy_ref or settings.policy),
         store=store,
         fetcher=fetcher,
         archive=WaybackArchive(settings.archive_url, fetcher) if settings.archive_url and fetcher else None,
+        lookups=registry_from_settings(settings),
         ocr=RapidOcrEngine(),
         second_ocr=TesseractEngine(),
         max_claims=settings.check_max_claims,
