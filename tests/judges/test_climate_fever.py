@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import JudgeRequest
+from tests.datasets import DATASETS
 
-DATA = Path("/work/shared/datasets/climate-fever/climate-fever.jsonl")
+DATA = DATASETS / "climate-fever" / "climate-fever.jsonl"
 PAIRS = 300
 LABELS = {"SUPPORTS": "support", "REFUTES": "refute", "NOT_ENOUGH_INFO": "neutral"}
 

@@ -17,6 +17,7 @@ from icarus.lookups.scholarly import (
 )
 from icarus.scoring.icarus.config import load_policy
 from tests.builders import item, ledger
+from tests.datasets import DATASETS
 from tests.fetching.conftest import FakeServer, Reply, server
 from tests.scoring.scoring_support import score, weight
 
@@ -28,7 +29,7 @@ RETRACTED = "10.1234/retracted.2020.001"
 CORRECTED = "10.1234/corrected.2019.042"
 CLEAN = "10.1234/clean.2022.007"
 NOTICE = "10.1234/retraction.2021.009"
-REAL_RW = Path("/work/shared/datasets/retraction-watch/retractionwatch_doi_nature_2025-08-22.csv")
+REAL_RW = DATASETS / "retraction-watch" / "retractionwatch_doi_nature_2025-08-22.csv"
 
 
 def recorded(name: str) -> Reply:

@@ -26,7 +26,7 @@ from icarus.reputation.importers import (
 from icarus.scoring.icarus.config import load_policy
 
 VALUES = load_policy("icarus@1.1").reputation
-DATASETS = Path("/work/shared/datasets")
+from tests.datasets import DATASETS
 
 
 def _by_domain(entries: list) -> dict:  # type: ignore[type-arg]
