@@ -24,9 +24,9 @@ from icarus.reputation.importers import (
     write_registry,
 )
 from icarus.scoring.icarus.config import load_policy
+from tests.datasets import DATASETS
 
 VALUES = load_policy("icarus@1.1").reputation
-from tests.datasets import DATASETS
 
 
 def _by_domain(entries: list) -> dict:  # type: ignore[type-arg]
