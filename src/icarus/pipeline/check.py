@@ -18,6 +18,8 @@ from icarus.capture.ocr import OcrEngine, OcrEngineError, attach_image_text, rea
 from icarus.claims import extract_claims
 from icarus.fetching import (
     ArchiveSource,
+    Capture,
+    ExtractedPage,
     ExtractionError,
     FetchBudget,
     FetchError,
@@ -190,6 +192,21 @@ def _read_images(
     return attach_image_text(subject, readings) if readings else subject
 
 
+def fetch_page(
+    url: str,
+    fetcher: SafeFetcher,
+    snapshots: SnapshotStore,
+    *,
+    archive: ArchiveSource | None = None,
+    budget: FetchBudget | None = None,
+) -> tuple[Capture, ExtractedPage]:
+    """Fetch and snapshot ``url`` (an archive copy standing in if configured) and extract its text.
+    Raises ``FetchError`` or ``ExtractionError``."""
+    captured = capture_url(url, fetcher=fetcher, store=snapshots, archive=archive, budget=budget)
+    page = extract_page(captured.result.body, captured.result.content_type, captured.result.final_url)
+    return captured, page
+
+
 def _cited_material(
     subject: Subject, services: CheckServices, now: datetime, notes: list[str], budget: FetchBudget
 ) -> list[EvidenceItem]:
@@ -203,14 +220,9 @@ def _cited_material(
         return items
     for link in subject.cited_links:
         try:
-            captured = capture_url(
-                link.url,
-                fetcher=services.fetcher,
-                store=services.snapshots,
-                archive=services.archive,
-                budget=budget,
+            captured, page = fetch_page(
+                link.url, services.fetcher, services.snapshots, archive=services.archive, budget=budget
             )
-            page = extract_page(captured.result.body, captured.result.content_type, captured.result.final_url)
         except (FetchError, ExtractionError) as exc:
             notes.append(f"{link.url}: {exc}")
             continue
@@ -222,12 +234,18 @@ def _cited_material(
             published_at=page.published_at,
             links=page.links,
         )
-        item = build_evidence_item(
-            document, "", services.registry, captured.ref, now, EvidenceRole.CITED_BY_SUBJECT, page.links
+        items.append(
+            build_evidence_item(
+                document,
+                "",
+                services.registry,
+                captured.ref,
+                now,
+                EvidenceRole.CITED_BY_SUBJECT,
+                page.links,
+                archived=captured.meta.archived,
+            )
         )
-        if captured.meta.archived and item.snapshot is not None:
-            item = item.model_copy(update={"snapshot": item.snapshot.model_copy(update={"archived": True})})
-        items.append(item)
     return items
 
 
@@ -292,14 +310,9 @@ def _evidence_from_hit(
     snippet-only, which caps its directness (H28)."""
     if not hit.text and services.fetcher is not None:
         try:
-            captured = capture_url(
-                hit.url,
-                fetcher=services.fetcher,
-                store=services.snapshots,
-                archive=services.archive,
-                budget=budget,
+            captured, page = fetch_page(
+                hit.url, services.fetcher, services.snapshots, archive=services.archive, budget=budget
             )
-            page = extract_page(captured.result.body, captured.result.content_type, captured.result.final_url)
         except (FetchError, ExtractionError):
             pass
         else:
@@ -312,7 +325,14 @@ def _evidence_from_hit(
                 links=page.links,
             )
             return build_evidence_item(
-                document, claim.text, services.registry, captured.ref, now, EvidenceRole.RESEARCH, page.links
+                document,
+                claim.text,
+                services.registry,
+                captured.ref,
+                now,
+                EvidenceRole.RESEARCH,
+                page.links,
+                archived=captured.meta.archived,
             )
     text = hit.text or hit.snippet
     if not text.strip():

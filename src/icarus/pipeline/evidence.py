@@ -89,6 +89,8 @@ def build_evidence_item(
     retrieved_at: datetime,
     role: EvidenceRole = EvidenceRole.RESEARCH,
     links: list[str] | None = None,
+    *,
+    archived: bool = False,
 ) -> EvidenceItem:
     """An anchored evidence item (G3): the snapshot hash, and an excerpt that is the exact text slice."""
     entry = registry.lookup(document.url)
@@ -103,7 +105,7 @@ def build_evidence_item(
         published_at=document.published_at,
         retrieved_at=retrieved_at,
         content_sha256=digest,
-        snapshot=Snapshot(ref=snapshot_ref),
+        snapshot=Snapshot(ref=snapshot_ref, archived=archived),
         text=document.text,
         excerpt=Excerpt(span=span, text=span.slice(document.text)),
         reputation=entry.record,

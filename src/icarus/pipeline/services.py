@@ -7,11 +7,11 @@ from pathlib import Path
 
 from icarus.capture import capture_page
 from icarus.capture.ocr import RapidOcrEngine, TesseractEngine
-from icarus.fetching import SafeFetcher, SnapshotStore, WaybackArchive, capture_url, extract_page
+from icarus.fetching import SafeFetcher, SnapshotStore, WaybackArchive
 from icarus.judges import judge_from_settings
 from icarus.ledger import Subject
 from icarus.lookups import registry_from_settings
-from icarus.pipeline.check import CheckServices
+from icarus.pipeline.check import CheckServices, fetch_page
 from icarus.reputation.manual import default_registry
 from icarus.research import configured_providers
 from icarus.scoring.icarus.config import load_policy
@@ -54,7 +54,6 @@ def build_services(
 
 def capture_web_page(url: str, fetcher: SafeFetcher, snapshots: SnapshotStore) -> tuple[Subject, str]:
     """Fetch a URL under the SSRF guard, snapshot it and capture its text as the subject."""
-    captured = capture_url(url, fetcher=fetcher, store=snapshots)
-    page = extract_page(captured.result.body, captured.result.content_type, captured.result.final_url)
+    captured, page = fetch_page(url, fetcher, snapshots)
     subject = capture_page(url, page.text, page.title, captured.meta.fetched_at, page.links)
     return subject, captured.ref
