@@ -4,12 +4,9 @@ from image", and uncertain readings of load-bearing tokens make the claim unveri
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-
-import pytest
 
 from icarus.capture import capture_x_mention
 from icarus.capture.ocr import OcrLine, OcrReading
@@ -43,15 +40,6 @@ class FakeOcr:
 
     def read(self, image_bytes: bytes) -> OcrReading:
         return OcrReading(lines=[OcrLine(text=self.text, confidence=self.confidence, box=BOX)])
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    fake = FakeServer()
-    fake.thread.start()
-    yield fake
-    fake.httpd.shutdown()
-    fake.httpd.server_close()
 
 
 def post_with_image(image_url: str) -> dict:

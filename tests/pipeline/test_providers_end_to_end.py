@@ -27,7 +27,7 @@ from icarus.judges.llm import PROVIDER, OpenAICompatibleJudge
 from icarus.ledger import Access, Stance
 from icarus.pipeline.check import CheckOutput, CheckServices, run_check
 from icarus.reputation import Registry
-from icarus.research import SearchProvider, web
+from icarus.research import SearchProvider
 from icarus.research.web import (
     BraveSearchProvider,
     FactCheckToolsProvider,
@@ -61,29 +61,6 @@ LABELS = {label.value for label in Label}
 
 def no_wait(_seconds: float) -> None:
     """Rate-limit waits, retry backoff and per-host fetch intervals take no real time here."""
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limits(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The providers' request slots are shared per class; start each test (and leave the others) clean.
-    monkeypatch.setattr(web._WebProvider, "_next_start", {})
-
-
-@pytest.fixture
-def pages() -> Iterator[PageServer]:
-    fake = PageServer()
-    fake.thread.start()
-    yield fake
-    fake.httpd.shutdown()
-    fake.httpd.server_close()
-
-
-@pytest.fixture
-def search() -> Iterator[SearchServer]:
-    fake = SearchServer()
-    fake.start()
-    yield fake
-    fake.stop()
 
 
 # --- one case per provider: its API path, a body in its documented shape, the URLs its hits point at ----

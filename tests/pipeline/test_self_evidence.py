@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-
-import pytest
 
 from icarus.capture import capture_text
 from icarus.fetching import SafeFetcher, SnapshotStore
@@ -26,15 +23,6 @@ STUDY = """<!doctype html><html lang="en"><head><title>HX-4 and weight gain</tit
 <p>In mice fed a high-fat diet, daily doses of compound HX-4 reduced weight gain by 40 percent over six
 weeks. No human participants were studied. The authors call for trials in people before any conclusion
 about human weight is drawn.</p></article></body></html>"""
-
-
-@pytest.fixture
-def server() -> Iterator[FakeServer]:
-    fake = FakeServer()
-    fake.thread.start()
-    yield fake
-    fake.httpd.shutdown()
-    fake.httpd.server_close()
 
 
 def services(tmp_path: Path, fetcher: SafeFetcher | None) -> CheckServices:

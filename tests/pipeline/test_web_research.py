@@ -4,11 +4,8 @@ the engine's snippet, marked snippet-only (H28). Everything runs against local f
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-
-import pytest
 
 from icarus.capture import capture_text
 from icarus.fetching import SafeFetcher, SnapshotStore
@@ -16,7 +13,6 @@ from icarus.judges import create_judge
 from icarus.ledger import Access
 from icarus.pipeline.check import CheckServices, run_check
 from icarus.reputation import Registry
-from icarus.research import web
 from icarus.research.web import SearxngProvider
 from icarus.scoring.icarus.config import load_policy
 from tests.fetching.conftest import FakeServer as PageServer
@@ -29,28 +25,9 @@ central library to 9 pm on weekdays, starting in January. The vote passed seven 
 </article></body></html>"""
 
 
-@pytest.fixture
-def pages() -> Iterator[PageServer]:
-    fake = PageServer()
-    fake.thread.start()
-    yield fake
-    fake.httpd.shutdown()
-    fake.httpd.server_close()
-
-
-@pytest.fixture
-def search() -> Iterator[SearchServer]:
-    fake = SearchServer()
-    fake.start()
-    yield fake
-    fake.stop()
-
-
 def test_web_hits_are_fetched_snapshotted_and_judged(
-    pages: PageServer, search: SearchServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    pages: PageServer, search: SearchServer, tmp_path: Path
 ) -> None:
-    # Rate-limit slots are shared per provider class; start clean and leave no slot in the future.
-    monkeypatch.setattr(web._WebProvider, "_next_start", {})
     pages.html("/library", PAGE)
     results = {
         "results": [
