@@ -88,9 +88,11 @@ class _WebProvider:
     _next_start: ClassVar[dict[type, float]] = {}
     _next_start_lock: ClassVar[threading.Lock] = threading.Lock()
 
+    default_base_url: ClassVar[str | None] = None  # used when no base URL is given
+
     def __init__(
         self,
-        base_url: str | None,
+        base_url: str | None = None,
         *,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         user_agent: str = DEFAULT_USER_AGENT,
@@ -98,6 +100,7 @@ class _WebProvider:
         clock: Clock | None = None,
         sleep: Sleep | None = None,
     ) -> None:
+        base_url = base_url or self.default_base_url
         self.base_url = base_url.rstrip("/") if base_url else None
         self.timeout_s = timeout_s
         self.user_agent = user_agent
@@ -268,17 +271,7 @@ class WikipediaSearchProvider(_WebProvider):
     """
 
     name = "wikipedia"
-
-    def __init__(
-        self,
-        api_url: str = "https://en.wikipedia.org/w/api.php",
-        *,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
-        user_agent: str = DEFAULT_USER_AGENT,
-        clock: Clock | None = None,
-        sleep: Sleep | None = None,
-    ) -> None:
-        super().__init__(api_url, timeout_s=timeout_s, user_agent=user_agent, clock=clock, sleep=sleep)
+    default_base_url = "https://en.wikipedia.org/w/api.php"  # the API endpoint itself
 
     def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
         assert self.base_url is not None
@@ -330,17 +323,7 @@ class GdeltDocProvider(_WebProvider):
     name = "gdelt"
     max_limit = 250
     min_interval_s = 5.0  # GDELT asks for no more than one request every 5 seconds
-
-    def __init__(
-        self,
-        base_url: str = "https://api.gdeltproject.org/api/v2/doc/doc",
-        *,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
-        user_agent: str = DEFAULT_USER_AGENT,
-        clock: Clock | None = None,
-        sleep: Sleep | None = None,
-    ) -> None:
-        super().__init__(base_url, timeout_s=timeout_s, user_agent=user_agent, clock=clock, sleep=sleep)
+    default_base_url = "https://api.gdeltproject.org/api/v2/doc/doc"
 
     def _search(self, query: PlannedQuery, limit: int) -> list[SearchHit]:
         assert self.base_url is not None
@@ -401,17 +384,6 @@ class SearxngProvider(_WebProvider):
     """
 
     name = "searxng"
-
-    def __init__(
-        self,
-        base_url: str | None,
-        *,
-        timeout_s: float = DEFAULT_TIMEOUT_S,
-        user_agent: str = DEFAULT_USER_AGENT,
-        clock: Clock | None = None,
-        sleep: Sleep | None = None,
-    ) -> None:
-        super().__init__(base_url, timeout_s=timeout_s, user_agent=user_agent, clock=clock, sleep=sleep)
 
     def _not_configured(self) -> str | None:
         return None if self.base_url else "no SearXNG URL configured"
