@@ -1,4 +1,4 @@
-"""Every CLI command and option is documented in docs/scoring.md, docs/checking.md or docs/reputation.md."""
+"""Every CLI command and option is documented somewhere in docs/."""
 
 from __future__ import annotations
 
@@ -8,10 +8,7 @@ import typer.main
 
 from icarus.cli import app
 
-DOCS = "\n".join(
-    (Path(__file__).parents[1] / "docs" / name).read_text()
-    for name in ("scoring.md", "checking.md", "reputation.md")
-)
+DOCS = "\n".join(path.read_text() for path in sorted((Path(__file__).parents[1] / "docs").rglob("*.md")))
 
 
 def _commands(group: typer.Typer, prefix: str = "icarus") -> list[tuple[str, list[str]]]:
