@@ -9,6 +9,7 @@ from pydantic import Field
 
 from icarus.ledger.base import LedgerModel, Span, UtcDatetime
 from icarus.ledger.figures import Figure
+from icarus.ledger.links import LedgerClaim
 from icarus.ledger.subject import FieldName
 
 
@@ -145,4 +146,8 @@ class Claim(LedgerModel):
     self_evidence: list[SelfEvidenceFinding] = Field(
         default_factory=list,
         description="Proposed misstatements of material the subject cites; verified ones fire rule 1 (H20).",
+    )
+    ledger_claim: LedgerClaim | None = Field(
+        default=None,
+        description="Claim fields for the ledger models (type, evaluability, author, review checks); the icarus policies ignore it.",
     )

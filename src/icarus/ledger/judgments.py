@@ -7,6 +7,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from icarus.ledger.base import LedgerModel, Unit
+from icarus.ledger.links import LedgerLink
 
 
 class Stance(StrEnum):
@@ -96,4 +97,8 @@ class ClaimJudgment(LedgerModel):
     )
     claim_is_about_source: bool = Field(
         default=False, description="The claim concerns this source itself (a satire piece's own content; H6)."
+    )
+    link: LedgerLink | None = Field(
+        default=None,
+        description="Ledger-link fields for the ledger models, overriding what they derive; the icarus policies ignore it.",
     )

@@ -37,6 +37,7 @@ from icarus.ledger.evidence import (
 )
 from icarus.ledger.figures import Figure
 from icarus.ledger.judgments import ClaimJudgment, JudgeProvenance, ScopeAnswer, StanceAnswer
+from icarus.ledger.links import LedgerClaim, LedgerLink, ReviewCheck
 from icarus.ledger.reputation import ReputationRecord
 from icarus.ledger.subject import CapturedField, CapturedImage, CitedLink, OcrToken, Subject
 
@@ -60,6 +61,8 @@ MODEL_ORDER: tuple[type[LedgerModel], ...] = (
     Span,
     Figure,
     SelfEvidenceFinding,
+    LedgerClaim,
+    ReviewCheck,
     EvidenceItem,
     Snapshot,
     Excerpt,
@@ -73,6 +76,7 @@ MODEL_ORDER: tuple[type[LedgerModel], ...] = (
     ClaimJudgment,
     StanceAnswer,
     ScopeAnswer,
+    LedgerLink,
     JudgeProvenance,
     ExplanationDraft,
     CheckHistory,
