@@ -117,13 +117,19 @@ def test_H3_judge_attribution_is_recorded_and_only_makes_derivative() -> None:
 # --- H4 ------------------------------------------------------------------------------------------------
 
 
-def estimated(eid: str, score_value: str = "0.75", **kw):
+def estimated(
+    eid: str,
+    score_value: str = "0.75",
+    directness: Directness = Directness.PRIMARY_DOCUMENT,
+    confidence: str = "1.00",
+    **kw,
+):
     return item(
         eid,
         score=score_value,
         method=ReputationMethod.HEURISTIC,
-        directness=Directness.PRIMARY_DOCUMENT,
-        confidence="1.00",
+        directness=directness,
+        confidence=confidence,
         **kw,
     )
 
@@ -146,6 +152,29 @@ def test_H4_review_queue_only_under_1_1() -> None:
     led = ledger([estimated("e"), item("a")])
     assert claim_of(score(led, "icarus@1.1"))["review_requests"][0]["evidence_id"] == "e"
     assert claim_of(score(led, "icarus@1.0"))["review_requests"] == []
+
+
+def test_H4_queues_an_uncounted_estimate_that_a_review_could_make_count() -> None:
+    # 0.50 x 0.60 = 0.30 is not counted and the claim rests on one origin (ICC 1), but a reviewed record
+    # carries no discount and may reach R = 1: then the estimate's cluster counts and the label can change.
+    result = score(ledger([estimated("e", "0.50"), item("a")]), "icarus@1.1")
+    assert final_pass(result)["totals"]["icc_support"] == 1
+    assert [r["evidence_id"] for r in claim_of(result)["review_requests"]] == ["e"]
+
+
+def test_H4_does_not_queue_an_estimate_no_review_could_make_count() -> None:
+    # Even at R = 1 with no discount, 1 x 0.50 x 1 x 0.89 = 0.445 stays below 0.45, so no review could
+    # make it count or move the label.
+    weak = estimated("e", "0.50", directness=Directness.RELEASE, confidence="0.89")
+    result = score(ledger([weak, item("a")]), "icarus@1.1")
+    assert claim_of(result)["review_requests"] == []
+
+
+def test_H4_queue_boundary_at_exactly_the_counting_threshold() -> None:
+    # 1 x 0.50 x 1 x 0.90 = 0.45 reaches the threshold, so a review could make it count: queued.
+    boundary = estimated("e", "0.50", directness=Directness.RELEASE, confidence="0.90")
+    result = score(ledger([boundary, item("a")]), "icarus@1.1")
+    assert [r["evidence_id"] for r in claim_of(result)["review_requests"]] == ["e"]
 
 
 # --- H5 / H6 / H7 --------------------------------------------------------------------------------------

@@ -171,10 +171,14 @@ def pending(queue_path: Path) -> list[QueueItem]:
 def enqueue_from_result(
     result: Mapping[str, Any], ledger: Ledger, queue_path: Path, now: datetime | None = None
 ) -> list[QueueItem]:
-    """Append one item per review request in a scored result; an item already pending is not repeated."""
+    """Append one item per review request in a scored result.
+
+    A person reviews a domain, not a check: a domain that already has a pending item is not queued again,
+    however many checks (or claims) ask for it.
+    """
     moment = _aware(now or datetime.now(UTC))
     evidence = {e.evidence_id: e for e in ledger.evidence}
-    already = {i.key for i in pending(queue_path)}
+    already = {i.domain for i in pending(queue_path)}
     added: list[QueueItem] = []
     for claim in result.get("claims", []):
         for request in claim.get("review_requests", []):
@@ -192,8 +196,8 @@ def enqueue_from_result(
                 source_class=source.source_class,
                 queued_at=moment,
             )
-            if queued.key not in already:
-                already.add(queued.key)
+            if queued.domain not in already:
+                already.add(queued.domain)
                 added.append(queued)
     _append(queue_path, [i.to_json() for i in added])
     return added

@@ -43,6 +43,8 @@ from icarus.scoring.labels import Band, Label, lower_band
 
 ZERO = Decimal(0)
 ONE = Decimal(1)
+# R lies in [0, 1]: the most any reviewed record could give a source (H4's "maximum").
+REPUTATION_SCALE_TOP = ONE
 
 
 def score_ledger(
@@ -382,16 +384,19 @@ def _claim_caveats(outcome: ClaimOutcome, claim: Claim, graph: ProvenanceGraph, 
 def _review_requests(
     final: Pass, policy: PolicyConfig, misrepresentation: tuple[str, ...]
 ) -> list[dict[str, str]]:
-    """H4: an estimated reputation that could change the label (cluster at 0 or at its maximum) is queued."""
+    """H4: an estimated reputation that could change the label (cluster at 0 or at its maximum) is queued.
+
+    The maximum is what a person's review could give the cluster: a reviewed record is no estimate, so the
+    provenance discount P goes, and R may be anything up to the top of its scale. Bounding the maximum by the
+    estimate's own range instead would queue almost nothing, since a discounted estimate rarely moves a label.
+    """
     requests: list[dict[str, str]] = []
-    ceiling = policy.reputation.heuristic_max
     for index, summary in enumerate(final.summaries):
         strongest = summary.strongest
         if strongest is None or not strongest.estimated or summary.stance not in ("support", "refute"):
             continue
         at_zero = replace(summary, weight=ZERO, counted=False)
-        top = strongest.directness * strongest.validity * strongest.confidence * strongest.provenance_discount
-        top_weight = ceiling * top
+        top_weight = REPUTATION_SCALE_TOP * strongest.directness * strongest.validity * strongest.confidence
         at_max = replace(
             summary, weight=top_weight, counted=top_weight >= policy.weighting.counting_threshold
         )
