@@ -1,0 +1,1 @@
+"""The shipped LVF methodology versions, one immutable JSON file each."""

@@ -1,0 +1,242 @@
+"""Run LVF over a ledger: gate, assess, reconcile, combine, label. Pure given its assessors.
+
+The checkworthiness gate comes first: a claim below it is skipped before any assessor (the costly stage)
+is asked anything, and its record says so. Assessors are passed in; the deterministic ``LedgerAssessor``
+is always among them (``assessors_for`` adds it when missing). Public votes are not an input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from icarus.claims.cues import checkworthiness
+from icarus.ledger import Claim, Disposition, Ledger, TemporalScope
+from icarus.scoring.canonical import canonical_json, code_hash, sha256_hex
+from icarus.scoring.lvf.assessors import (
+    LEDGER_ASSESSOR,
+    AssessmentRequest,
+    Assessor,
+    AssessorResult,
+    AssessorStatus,
+    LedgerAssessor,
+)
+from icarus.scoring.lvf.config import Component, FormulaName, LvfConfig
+from icarus.scoring.lvf.facts import ClaimFacts, claim_facts, ledger_graph
+from icarus.scoring.lvf.formula import (
+    band_for,
+    combine,
+    display_score,
+    label_for,
+    lvf_component,
+    nli_component,
+    passes_gate,
+    reconcile,
+    reliability_component,
+)
+from icarus.scoring.lvf.record import (
+    AssessorRecord,
+    ComponentRecord,
+    CriterionRecord,
+    Hold,
+    LvfRun,
+    RunCounts,
+    RunStatus,
+)
+
+__all__ = ["LVF_CODE_HASH", "assessors_for", "claim_checkworthiness", "run_lvf"]
+
+LVF_CODE_HASH = code_hash(Path(__file__).parent)
+
+# Known limitations, shown with every run (in the order a reader needs them).
+ALWAYS = (
+    "A score assesses the evidence available at the checked date; it is not a guarantee of truth.",
+    "Automated assessors can be wrong or inconsistent; risky or disputed results may need human review.",
+    "Repeated reporting that traces to one origin counts once, never as independent corroboration.",
+)
+FEW_SOURCES = "Fewer than two source records were counted, so independent corroboration is limited."
+NLI_NOT_RUN = "No stance judgment was available: the fallback weights apply and NLI is reported as not run."
+SEARCH_NOT_RUN = "External search did not run for this ledger; that is not evidence against the claim."
+TIME_SENSITIVE = "The claim is time-sensitive and can go stale; it needs another run later."
+
+
+def claim_checkworthiness(claim: Claim) -> tuple[Decimal, tuple[str, ...]]:
+    """Checkworthiness in 0-1 (the claims package's deterministic cues). A claim whose disposition is not
+    checkable (opinion, prediction, satire...) is not testable: 0."""
+    if claim.disposition is not Disposition.CHECKABLE:
+        return Decimal("0.00"), (f"disposition:{claim.disposition.value}",)
+    worth = checkworthiness(claim.text)
+    return Decimal(worth.points) / 100, worth.features
+
+
+def assessors_for(extra: Sequence[Assessor] = ()) -> tuple[Assessor, ...]:
+    """The deterministic assessor first, then any others (an LLM assessor when configured)."""
+    others = tuple(a for a in extra if a.name != LEDGER_ASSESSOR)
+    return (LedgerAssessor(), *others)
+
+
+def _ledger_hash(ledger: Ledger) -> str:
+    return "sha256:" + sha256_hex(canonical_json(ledger.model_dump(mode="python")))
+
+
+def run_lvf(
+    ledger: Ledger,
+    config: LvfConfig,
+    assessors: Sequence[Assessor] | None = None,
+    claim_ids: Sequence[str] | None = None,
+) -> tuple[LvfRun, ...]:
+    """One run per claim (all claims, or ``claim_ids`` in ledger order)."""
+    chosen = assessors_for(assessors or ())
+    wanted = set(claim_ids) if claim_ids is not None else None
+    if wanted is not None:
+        unknown = wanted - {c.claim_id for c in ledger.claims}
+        if unknown:
+            raise KeyError(f"no claim {', '.join(sorted(unknown))} in ledger {ledger.ledger_id}")
+    claims = [c for c in ledger.claims if wanted is None or c.claim_id in wanted]
+    ledger_hash = _ledger_hash(ledger)
+    graph = ledger_graph(ledger, config) if claims else None
+    runs = []
+    for claim in claims:
+        base: dict[str, Any] = {
+            "methodology": config.ref,
+            "config_hash": config.config_hash,
+            "code_hash": LVF_CODE_HASH,
+            "ledger_id": ledger.ledger_id,
+            "ledger_hash": ledger_hash,
+            "claim_id": claim.claim_id,
+            "claim_text": claim.text,
+            "checked_at": ledger.as_of,
+            "checkworthiness_gate": config.checkworthiness_gate,
+        }
+        worth, features = claim_checkworthiness(claim)
+        if not passes_gate(worth, config):
+            runs.append(
+                LvfRun(
+                    **base,
+                    status=RunStatus.SKIPPED,
+                    checkworthiness=worth,
+                    checkworthiness_features=features,
+                    skip_reason=(
+                        f"checkworthiness {worth} is below the gate {config.checkworthiness_gate}: "
+                        "skipped before assessment; this says the claim is not testable as stated, "
+                        "not that it is false"
+                    ),
+                    limitations=ALWAYS,
+                )
+            )
+            continue
+        assert graph is not None
+        facts = claim_facts(ledger, claim, graph, config)
+        request = AssessmentRequest(ledger=ledger, facts=facts, config=config)
+        results = [assessor.assess(request) for assessor in chosen]
+        runs.append(_scored_run(base, worth, features, facts, results, config))
+    return tuple(runs)
+
+
+def _scored_run(
+    base: dict[str, Any],
+    worth: Decimal,
+    features: tuple[str, ...],
+    facts: ClaimFacts,
+    results: list[AssessorResult],
+    config: LvfConfig,
+) -> LvfRun:
+    ok = {r.assessor: r.scores for r in results if r.status is AssessorStatus.OK}
+    reconciled = reconcile(ok, config)
+    holds = []
+    minimum = config.reconciliation.min_assessors
+    if len(ok) < minimum:
+        holds.append(
+            Hold(
+                code="too_few_assessors",
+                detail=f"{len(ok)} assessor(s) answered; reconciliation needs at least {minimum}",
+            )
+        )
+    wide = [r for r in reconciled if r.held]
+    if wide:
+        holds.append(
+            Hold(
+                code="assessor_spread",
+                detail="assessors disagree by more than "
+                f"{config.reconciliation.max_spread} points on "
+                + ", ".join(f"{r.criterion.value} ({r.spread})" for r in wide),
+            )
+        )
+
+    nli = nli_component(facts)
+    formula_name = FormulaName.WITH_NLI if nli is not None else FormulaName.WITHOUT_NLI
+    formula = config.formulas.get(formula_name)
+    values: dict[Component, Decimal | None] = {
+        Component.LVF: lvf_component(reconciled, config),
+        Component.NLI: nli,
+        Component.RELIABILITY: reliability_component(facts),
+        Component.CHECKWORTHINESS: (worth * 100).quantize(Decimal("0.01")),
+    }
+    score = combine(values, formula)
+    shown = display_score(score)
+    components = tuple(
+        ComponentRecord(
+            component=component,
+            status="not run" if values[component] is None else "ran",
+            value=values[component],
+            weight=formula.weight(component),
+            note="no stance judgment available: fallback weights" if values[component] is None else "",
+        )
+        for component in Component
+    )
+    limitations = list(ALWAYS)
+    if len(facts.counted) < 2:
+        limitations.append(FEW_SOURCES)
+    if nli is None:
+        limitations.append(NLI_NOT_RUN)
+    limitations.append(SEARCH_NOT_RUN)
+    if facts.claim.temporal_scope is not TemporalScope.HISTORICAL:
+        limitations.append(TIME_SENSITIVE)
+    return LvfRun(
+        **base,
+        status=RunStatus.HELD if holds else RunStatus.SCORED,
+        checkworthiness=worth,
+        checkworthiness_features=features,
+        formula=formula_name,
+        assessors=tuple(
+            AssessorRecord(
+                assessor=r.assessor,
+                provider=r.provider,
+                version=r.version,
+                status=r.status.value,
+                scores=dict(r.scores),
+                notes=dict(r.notes),
+                failure=r.failure,
+                prompt_hash=r.prompt_hash,
+                raw_response=r.raw_response,
+            )
+            for r in results
+        ),
+        criteria=tuple(
+            CriterionRecord(
+                criterion=r.criterion,
+                weight=config.criteria[r.criterion],
+                scores=r.scores,
+                median=r.median,
+                spread=r.spread,
+            )
+            for r in reconciled
+        ),
+        components=components,
+        score=score,
+        display_score=shown,
+        label=label_for(shown, config),
+        band=band_for(shown, config),
+        holds=tuple(holds),
+        counts=RunCounts(
+            judged_items=len(facts.judged),
+            counted_items=len(facts.counted),
+            clusters=facts.cluster_count,
+            independent_origins=len(facts.origins),
+            supporting_origins=len(facts.supporting),
+            refuting_origins=len(facts.refuting),
+        ),
+        limitations=tuple(limitations),
+    )
