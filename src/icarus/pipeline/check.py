@@ -132,7 +132,9 @@ def run_check(
             retrieved_for.setdefault(evidence_id, []).append(claim)
 
     say(f"judging {len(found)} evidence items")
-    evidence = [_judged(item, retrieved_for[item.evidence_id], services.judge) for item in found.values()]
+    evidence = [
+        judge_evidence(item, retrieved_for[item.evidence_id], services.judge) for item in found.values()
+    ]
     ledger = Ledger(
         ledger_id=_ledger_id(subject, now),
         as_of=now,
@@ -357,8 +359,9 @@ def _evidence_from_hit(
     return item
 
 
-def _judged(item: EvidenceItem, claims: list[Claim], judge: Judge) -> EvidenceItem:
-    """Ask the judge about the item against every claim it was retrieved for."""
+def judge_evidence(item: EvidenceItem, claims: Sequence[Claim], judge: Judge) -> EvidenceItem:
+    """Ask the judge about the item against every claim it was retrieved for: one stance judgment per
+    claim, and the item's attributions once. Checks and the evaluation harness both build ledgers this way."""
     judgments: list[ClaimJudgment] = []
     attributions = list(item.attributions)
     excerpt = item.excerpt.text if item.excerpt else ""

@@ -1,0 +1,86 @@
+"""AVeriTeC (dev), in the gold-evidence setting: the annotators' question–answer pairs are the evidence.
+
+Each answer becomes one evidence item: its text is the question and the answer (with the explanation a
+yes/no answer carries), its address the answer's source URL. Sources given as Wayback Machine copies are
+filed under the original address and marked as archived copies. Answers with no web source (``Metadata``,
+taken from the claim's own metadata, or an empty URL on an unanswerable question) are not evidence from
+any source and are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from icarus.evaluation._files import field, json_document, locate
+from icarus.evaluation.cases import CLAIM_LABELS, ClaimCase, DatasetError, EvalSet, Passage, select
+from icarus.reputation import domain_of
+
+NAME = "averitec"
+FILE = "dev.json"
+_WAYBACK = re.compile(r"^https?://web\.archive\.org/web/[^/]+/(?P<original>.+)$", re.IGNORECASE)
+
+
+def original_url(url: str) -> tuple[str, str | None]:
+    """The address a source stands for, and the archive copy's address when ``url`` is one."""
+    match = _WAYBACK.match(url)
+    if match is None:
+        return url, None
+    original = match.group("original")
+    if not re.match(r"^https?://", original, re.IGNORECASE):
+        original = "http://" + original.lstrip("/")
+    return original, url
+
+
+def answer_text(question: str, answer: dict[str, Any]) -> str:
+    parts = [question.strip(), str(answer.get("answer", "")).strip()]
+    explanation = answer.get("boolean_explanation")
+    if isinstance(explanation, str) and explanation.strip():
+        parts.append(explanation.strip())
+    return " ".join(part for part in parts if part)
+
+
+def _passages(row: dict[str, Any], where: str) -> tuple[Passage, ...]:
+    passages: list[Passage] = []
+    for q_index, question in enumerate(row.get("questions") or []):
+        for a_index, answer in enumerate(question.get("answers") or []):
+            url = str(answer.get("source_url") or "").strip()
+            if not re.match(r"^https?://", url, re.IGNORECASE):
+                continue
+            address, archive = original_url(url)
+            passages.append(
+                Passage(
+                    key=f"q{q_index}a{a_index}",
+                    url=address,
+                    publisher=domain_of(address),
+                    text=answer_text(str(field(question, "question", where)), answer),
+                    archive_url=archive,
+                )
+            )
+    return tuple(passages)
+
+
+def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalSet:
+    source = locate(path, FILE)
+    rows = json_document(source)
+    if not isinstance(rows, list):
+        raise DatasetError(f"{source}: expected a JSON list of claims")
+    cases: list[ClaimCase] = []
+    for index, row in enumerate(rows):
+        where = f"{source}: claim {index}"
+        if not isinstance(row, dict):
+            raise DatasetError(f"{where}: expected a JSON object")
+        label = field(row, "label", where)
+        if label not in CLAIM_LABELS:
+            raise DatasetError(f"{where}: unknown label {label!r}")
+        cases.append(
+            ClaimCase(
+                case_id=str(index),
+                claim=str(field(row, "claim", where)),
+                gold=CLAIM_LABELS[label],
+                passages=_passages(row, where),
+            )
+        )
+    chosen, how = select(cases, limit, seed)
+    return EvalSet(NAME, source, cases=chosen, available=len(cases), selection=how)

@@ -1,0 +1,128 @@
+"""What an evaluation set is made of: claims with gold labels and evidence, and stance pairs.
+
+Every dataset loader turns its own file format into these few records, so the runner, the metrics and the
+plots never see a dataset's quirks. The label mapping from each dataset's vocabulary to the four published
+labels and the three stances lives here, in one place, and docs/evaluation.md states it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from icarus.ledger import Stance
+from icarus.scoring.labels import Label
+
+__all__ = [
+    "CLAIM_LABELS",
+    "STANCE_LABELS",
+    "ClaimCase",
+    "DatasetError",
+    "EvalSet",
+    "Passage",
+    "StancePair",
+    "select",
+]
+
+CLAIM_LABELS: dict[str, Label] = {
+    # Climate-FEVER, AVeriTeC and SciFact claim labels → the four published labels.
+    "SUPPORTS": Label.SUPPORTED,
+    "Supported": Label.SUPPORTED,
+    "SUPPORT": Label.SUPPORTED,
+    "REFUTES": Label.NOT_SUPPORTED,
+    "Refuted": Label.NOT_SUPPORTED,
+    "CONTRADICT": Label.NOT_SUPPORTED,
+    "NOT_ENOUGH_INFO": Label.UNVERIFIABLE,
+    "Not Enough Evidence": Label.UNVERIFIABLE,
+    "DISPUTED": Label.MISLEADING,
+    "Conflicting Evidence/Cherrypicking": Label.MISLEADING,
+}
+"""Gold claim label → published label (✅ supported, ❌ not_supported, ❔ unverifiable, ⚠️ misleading)."""
+
+STANCE_LABELS: dict[str, Stance] = {
+    # Per-evidence labels: Climate-FEVER, SciFact rationales, HealthVer, WiCE, FNC-1.
+    "SUPPORTS": Stance.SUPPORT,
+    "SUPPORT": Stance.SUPPORT,
+    "Supports": Stance.SUPPORT,
+    "supported": Stance.SUPPORT,
+    "agree": Stance.SUPPORT,
+    "REFUTES": Stance.REFUTE,
+    "CONTRADICT": Stance.REFUTE,
+    "Refutes": Stance.REFUTE,
+    "disagree": Stance.REFUTE,
+    "NOT_ENOUGH_INFO": Stance.NEUTRAL,
+    "Neutral": Stance.NEUTRAL,
+    "not_supported": Stance.NEUTRAL,  # WiCE: the cited page does not back the claim; it need not deny it
+    "partially_supported": Stance.NEUTRAL,  # WiCE: part of the claim is unbacked, so not a support
+    "discuss": Stance.NEUTRAL,  # FNC-1: reports the claim without taking a side
+    "unrelated": Stance.NEUTRAL,  # FNC-1: about something else
+}
+"""Gold per-evidence label → the stance a judge answers (support, refute, neutral)."""
+
+
+class DatasetError(ValueError):
+    """A dataset file is missing or does not have the expected shape; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One piece of gold evidence, as the dataset gives it, with its address and (if labelled) its stance."""
+
+    key: str  # unique within its claim; names the evidence item
+    url: str
+    publisher: str
+    text: str
+    title: str = ""
+    archive_url: str | None = None  # the dataset gave an archived copy of ``url``
+    gold_stance: Stance | None = None
+
+
+@dataclass(frozen=True)
+class ClaimCase:
+    """One claim with its gold label; ``passages`` is its gold evidence (empty when research finds it)."""
+
+    case_id: str
+    claim: str
+    gold: Label
+    passages: tuple[Passage, ...] = ()
+    relevant_docs: tuple[str, ...] = ()  # source ids of the documents the gold evidence sits in
+
+
+@dataclass(frozen=True)
+class StancePair:
+    """A claim and one evidence text, with the stance a judge should read in it."""
+
+    pair_id: str
+    claim: str
+    evidence: str
+    gold: Stance
+
+
+@dataclass
+class EvalSet:
+    """What a loader read: claims to score and/or stance pairs to judge, and where they came from."""
+
+    name: str
+    source: Path
+    cases: list[ClaimCase] = field(default_factory=list)
+    stance_pairs: list[StancePair] = field(default_factory=list)
+    corpus: Path | None = None  # open retrieval over this corpus instead of gold passages
+    available: int = 0  # claims (or pairs, for stance-only sets) in the file before --limit
+    selection: str = "all"  # how the evaluated subset was chosen, in words
+
+
+T = TypeVar("T")
+
+
+def select(rows: Sequence[T], limit: int | None, seed: int | None) -> tuple[list[T], str]:
+    """The rows to evaluate and a description of the choice: all of them, the first ``limit`` in file
+    order, or (with ``seed``) ``limit`` drawn at random with that seed and kept in file order."""
+    if limit is None or limit >= len(rows):
+        return list(rows), "all"
+    if seed is None:
+        return list(rows[:limit]), f"first {limit} in file order"
+    chosen = sorted(random.Random(seed).sample(range(len(rows)), limit))
+    return [rows[i] for i in chosen], f"{limit} drawn at random with seed {seed}"

@@ -1,0 +1,306 @@
+"""Run one evaluation set: build and score a ledger per claim, judge the stance pairs, collect the numbers.
+
+Claims with gold passages are scored on those passages; a set with a corpus (SciFact) is researched through
+the local-corpus provider first, as ``icarus check`` researches on the embedded default. Everything but the
+timing is a function of (data, judge, policy): the as-of time is fixed and no clock enters a ledger.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from icarus.evaluation import metrics
+from icarus.evaluation.cases import ClaimCase, EvalSet, StancePair
+from icarus.evaluation.ledgers import (
+    AS_OF,
+    case_claim,
+    case_ledger,
+    excerpt_span,
+    passage_item,
+    snapshot_ref,
+)
+from icarus.judges import Judge, JudgeRequest
+from icarus.ledger import EvidenceItem, Ledger
+from icarus.pipeline.check import DOCUMENTS_PER_QUERY
+from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
+from icarus.reputation import Registry
+from icarus.research import LocalCorpus, LocalCorpusProvider, SearchHit, plan_queries
+from icarus.scoring.icarus.config import PolicyConfig
+from icarus.scoring.icarus.engine import score_ledger
+
+__all__ = [
+    "MAX_QUERIES",
+    "MAX_RESEARCH_DOCUMENTS",
+    "ClaimResult",
+    "EvalReport",
+    "StanceResult",
+    "run_evaluation",
+]
+
+MAX_QUERIES = 24  # the check's default query budget for a one-claim subject (ICARUS_CHECK_MAX_QUERIES)
+MAX_RESEARCH_DOCUMENTS = 12  # documents kept per claim, as CheckServices.max_documents_per_claim
+
+Advance = Callable[[], None]
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    case_id: str
+    gold: str
+    predicted: str
+    band: str
+    confidence: float
+    codes: tuple[str, ...]  # rule and gate codes in the claim's published reasons
+    evidence: int
+    gold_document_found: bool | None = None  # open retrieval: a gold evidence document was retrieved
+
+
+@dataclass(frozen=True)
+class StanceResult:
+    pair_id: str
+    gold: str
+    predicted: str
+    failed: bool
+
+
+@dataclass
+class EvalReport:
+    """Everything one run measured, with what it ran on."""
+
+    dataset: str
+    source: Path
+    selection: str
+    available: int
+    policy: str
+    judge: str
+    claims: list[ClaimResult] = field(default_factory=list)
+    stances: list[StanceResult] = field(default_factory=list)
+    judge_failures: int = 0
+    seconds: float = 0.0
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON object ``icarus eval --json`` prints."""
+        gold = [c.gold for c in self.claims]
+        predicted = [c.predicted for c in self.claims]
+        codes = [c.codes for c in self.claims]
+        fired = metrics.firing_counts(codes)
+        stance_gold = [s.gold for s in self.stances]
+        stance_predicted = [s.predicted for s in self.stances]
+        retrieval = [c.gold_document_found for c in self.claims if c.gold_document_found is not None]
+        counted = len(self.claims) or len(self.stances)
+        return {
+            "dataset": self.dataset,
+            "source": str(self.source),
+            "selection": self.selection,
+            "available": self.available,
+            "policy": self.policy,
+            "judge": self.judge,
+            "n": len(self.claims) if self.claims else len(self.stances),
+            "claims": len(self.claims),
+            "accuracy": metrics.accuracy(gold, predicted),
+            "macro_f1": metrics.macro_f1(gold, predicted),
+            "confusion": metrics.confusion(gold, predicted) if self.claims else None,
+            "coverage": metrics.coverage(predicted),
+            "decided_precision": metrics.decided_precision(gold, predicted),
+            "unverifiable_rate": metrics.unverifiable_rate(predicted),
+            "per_band": metrics.per_band(gold, predicted, [c.band for c in self.claims])
+            if self.claims
+            else None,
+            "reliability": [
+                vars(b) for b in metrics.reliability(gold, predicted, [c.confidence for c in self.claims])
+            ]
+            if self.claims
+            else None,
+            "gold_labels": dict(sorted(_count(gold).items())),
+            "predicted_labels": dict(sorted(_count(predicted).items())),
+            "stance_n": len(self.stances),
+            "stance_accuracy": metrics.accuracy(stance_gold, stance_predicted),
+            "stance_macro_f1": metrics.macro_f1(stance_gold, stance_predicted) if self.stances else None,
+            "stance_confusion": metrics.confusion(stance_gold, stance_predicted, STANCE_ORDER)
+            if self.stances
+            else None,
+            "retrieval_recall": sum(retrieval) / len(retrieval) if retrieval else None,
+            "rules_fired": {code: n for code, n in fired.items() if not _is_gate(code)},
+            "gates_fired": {code: n for code, n in fired.items() if _is_gate(code)},
+            "judge_failures": self.judge_failures,
+            "seconds": round(self.seconds, 3),
+            "seconds_per_claim": round(self.seconds / counted, 4) if counted else None,
+        }
+
+
+STANCE_ORDER = ("support", "refute", "neutral")
+
+
+def _count(values: list[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
+def _is_gate(code: str) -> bool:
+    return len(code) > 1 and code[0] == "G" and code[1:].isdigit()
+
+
+def _codes(claim_result: dict[str, Any]) -> tuple[str, ...]:
+    """Rule and gate codes of a published claim, without versions, each once, in reason order."""
+    seen: list[str] = []
+    for reason in claim_result.get("reasons", []):
+        code = str(reason.get("code", "")).split("@", 1)[0]
+        if code and code != "penalty" and code not in seen:
+            seen.append(code)
+    return tuple(seen)
+
+
+def _confidence(result: dict[str, Any]) -> float:
+    claims = result["trace"]["claims"]
+    return float(claims[0]["confidence"]["score"]) if claims else 0.0
+
+
+def _failures(ledger: Ledger) -> int:
+    return sum(j.stance.failure is not None for item in ledger.evidence for j in item.judgments)
+
+
+def run_evaluation(
+    evalset: EvalSet,
+    judge: Judge,
+    judge_name: str,
+    policy: PolicyConfig,
+    registry: Registry,
+    *,
+    advance: Advance | None = None,
+    workdir: Path | None = None,
+) -> EvalReport:
+    """Score every claim and judge every stance pair of ``evalset``; ``advance`` is called once per
+    claim and once per pair. A corpus, when the set has one, is indexed under ``workdir`` (a temporary
+    folder by default)."""
+    tick = advance or (lambda: None)
+    report = EvalReport(
+        dataset=evalset.name,
+        source=evalset.source,
+        selection=evalset.selection,
+        available=evalset.available,
+        policy=policy.ref,
+        judge=judge_name,
+    )
+    started = time.perf_counter()
+    if evalset.corpus is not None and evalset.cases:
+        with tempfile.TemporaryDirectory(dir=workdir) as folder:
+            corpus = LocalCorpus(Path(folder) / "corpus.sqlite")
+            try:
+                corpus.add([evalset.corpus])
+                researcher = _Researcher(corpus, registry)
+                for case in evalset.cases:
+                    items, found = researcher.items(case)
+                    _score_case(report, case, items, judge, policy, found)
+                    tick()
+            finally:
+                corpus.close()
+    else:
+        for case in evalset.cases:
+            items = [
+                passage_item(p, case.claim, registry, f"ev-{index}") for index, p in enumerate(case.passages)
+            ]
+            _score_case(report, case, items, judge, policy, None)
+            tick()
+    for pair in evalset.stance_pairs:
+        report.stances.append(_judge_pair(pair, judge))
+        report.judge_failures += report.stances[-1].failed
+        tick()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _score_case(
+    report: EvalReport,
+    case: ClaimCase,
+    items: list[EvidenceItem],
+    judge: Judge,
+    policy: PolicyConfig,
+    gold_document_found: bool | None,
+) -> None:
+    ledger, judged = case_ledger(case, items, judge)
+    result = score_ledger(ledger, policy)
+    published = result["claims"][0]
+    report.judge_failures += _failures(ledger)
+    report.claims.append(
+        ClaimResult(
+            case_id=case.case_id,
+            gold=case.gold.value,
+            predicted=str(published["label"]),
+            band=str(published["band"]),
+            confidence=_confidence(result),
+            codes=_codes(published),
+            evidence=len(items),
+            gold_document_found=gold_document_found,
+        )
+    )
+    for passage, item in zip(case.passages, judged if case.passages else [], strict=True):
+        if passage.gold_stance is None or not item.judgments:
+            continue
+        answer = item.judgments[0].stance
+        report.stances.append(
+            StanceResult(
+                pair_id=f"{case.case_id}:{passage.key}",
+                gold=passage.gold_stance.value,
+                predicted=answer.stance.value,
+                failed=answer.failure is not None,
+            )
+        )
+
+
+def _judge_pair(pair: StancePair, judge: Judge) -> StanceResult:
+    span = excerpt_span(pair.evidence, pair.claim)
+    verdict = judge.stance(
+        JudgeRequest(
+            claim_id=CLAIM_PAIR_ID,
+            claim_text=pair.claim,
+            evidence_id=evidence_id_for(f"eval-pair:{pair.pair_id}"),
+            excerpt=span.slice(pair.evidence),
+            evidence_text=pair.evidence,
+        )
+    )
+    return StanceResult(pair.pair_id, pair.gold.value, verdict.stance.value, verdict.failure is not None)
+
+
+CLAIM_PAIR_ID = "c1"
+
+
+class _Researcher:
+    """Open retrieval for one claim: the check's query plan, run on the local-corpus provider."""
+
+    def __init__(self, corpus: LocalCorpus, registry: Registry) -> None:
+        self.corpus = corpus
+        self.provider = LocalCorpusProvider(corpus)
+        self.registry = registry
+        self._source_ids: dict[str, str] = {}
+
+    def items(self, case: ClaimCase) -> tuple[list[EvidenceItem], bool | None]:
+        _, claim = case_claim(case)
+        ranked: dict[str, SearchHit] = {}
+        for query in plan_queries(claim, AS_OF, MAX_QUERIES):
+            result = self.provider.search(query, DOCUMENTS_PER_QUERY)
+            for hit in result.hits:
+                ranked.setdefault(hit.url, hit)
+        hits = list(ranked.values())[:MAX_RESEARCH_DOCUMENTS]
+        items = [self._item(hit, case.claim) for hit in hits if (hit.text or hit.snippet).strip()]
+        found = {self._source_id(hit) for hit in hits}
+        return items, (bool(found & set(case.relevant_docs)) if case.relevant_docs else None)
+
+    def _item(self, hit: SearchHit, claim_text: str) -> EvidenceItem:
+        text = hit.text or hit.snippet
+        document = RetrievedDocument(
+            url=hit.url, title=hit.title, text=text, publisher=hit.publisher, published_at=hit.published_at
+        )
+        return build_evidence_item(document, claim_text, self.registry, snapshot_ref(text), AS_OF)
+
+    def _source_id(self, hit: SearchHit) -> str:
+        if hit.doc_id not in self._source_ids:
+            document = self.corpus.get(hit.doc_id)
+            self._source_ids[hit.doc_id] = document.source_id if document is not None else ""
+        return self._source_ids[hit.doc_id]
