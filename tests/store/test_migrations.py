@@ -11,13 +11,24 @@ from icarus.store import Store, migrate
 from icarus.store.migrate import alembic_config, current_revision, head_revision
 from icarus.store.tables import Base
 
-TABLES = {"subjects", "checks", "report_versions", "snapshots"}
+TABLES = {
+    "subjects",
+    "checks",
+    "report_versions",
+    "snapshots",
+    "check_requests",
+    "jobs",
+    "check_runs",
+    "check_events",
+    "api_tokens",
+    "removals",
+}
 
 
 def test_open_migrates_to_head(store: Store) -> None:
     assert set(inspect(store.engine).get_table_names()) >= TABLES
     with store.engine.connect() as connection:
-        assert current_revision(connection) == head_revision() == "0001_initial"
+        assert current_revision(connection) == head_revision() == "0002_service"
 
 
 def test_migrated_schema_matches_the_orm_tables(store: Store) -> None:

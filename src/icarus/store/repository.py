@@ -28,7 +28,15 @@ from icarus.settings import Settings
 from icarus.store import changes
 from icarus.store.engine import create_store_engine, normalise_url
 from icarus.store.migrate import upgrade
-from icarus.store.tables import Check, CheckStatus, Reason, ReportVersion, SnapshotRecord, SubjectRecord
+from icarus.store.tables import (
+    Check,
+    CheckRun,
+    CheckStatus,
+    Reason,
+    ReportVersion,
+    SnapshotRecord,
+    SubjectRecord,
+)
 
 __all__ = [
     "CheckSummary",
@@ -186,13 +194,23 @@ class Store:
 
     # --- writing ---------------------------------------------------------------------------------------
 
-    def open_check(self, subject: Subject) -> str:
-        """Register a check request before anything is scored; returns its id (status ``pending``)."""
+    def open_check(self, subject: Subject, check_id: str | None = None) -> str:
+        """Register a check request before anything is scored; returns its id (status ``pending``).
+
+        With ``check_id`` (the service assigns ids when a request arrives) opening the same check again
+        returns it unchanged, so a rerun job can call this safely.
+        """
 
         def work(session: Session) -> str:
+            if check_id is not None and session.get(Check, check_id) is not None:
+                self._check_for(session, subject, check_id)  # refuses a different subject
+                return check_id
             row = self._subject_row(session, subject)
             check = Check(
-                id=_new_check_id(), subject_pk=row.id, status=CheckStatus.PENDING, created_at=self._clock()
+                id=check_id or _new_check_id(),
+                subject_pk=row.id,
+                status=CheckStatus.PENDING,
+                created_at=self._clock(),
             )
             session.add(check)
             session.flush()
@@ -209,6 +227,7 @@ class Store:
         what_changed: str | None = None,
         *,
         check_id: str | None = None,
+        run_key: str | None = None,
     ) -> VersionRef:
         """Store ``result`` (scored from ``ledger``) as the next version of a check.
 
@@ -217,6 +236,9 @@ class Store:
         constraint refuses ours and we try again with the next one. Recording the same run again (same
         check, ledger hash and trace hash) returns the version already stored, marked ``created=False``.
         ``what_changed`` defaults to a summary against the previous version. ``reason`` is stored as given.
+        With ``run_key`` (and ``check_id``) the version is tied to that run in the same transaction: if
+        the run already recorded a version, that version is returned (``created=False``) and nothing is
+        written, so a job rerun after a crash never adds a second version.
         """
         why = _reason(reason)
         if (subject.kind, subject.subject_id) != (ledger.subject.kind, ledger.subject.subject_id):
@@ -230,6 +252,12 @@ class Store:
 
         def work(session: Session) -> VersionRef:
             check = self._check_for(session, subject, check_id)
+            if run_key is not None:
+                done = session.scalars(
+                    select(CheckRun.version).where(CheckRun.check_id == check.id, CheckRun.run_key == run_key)
+                ).first()
+                if done is not None:
+                    return VersionRef(check.id, done, version_path(check.id, done), created=False)
             same_run = session.scalars(
                 select(ReportVersion.version).where(
                     ReportVersion.check_id == check.id,
@@ -262,6 +290,10 @@ class Store:
                     **facts,
                 )
             )
+            if run_key is not None:
+                session.add(
+                    CheckRun(check_id=check.id, run_key=run_key, version=number, created_at=self._clock())
+                )
             check.status = CheckStatus.RECORDED
             session.flush()  # surfaces a lost race as IntegrityError inside the retry loop
             return VersionRef(check.id, number, version_path(check.id, number))
@@ -362,6 +394,20 @@ class Store:
             if not rows:
                 raise NotFound(f"no snapshot {ref!r}")
             return [_snapshot_info(row) for row in rows]
+
+    # --- shared with the service's repositories (icarus.store.service) -----------------------------------
+
+    def transaction(self, work: Callable[[Session], T]) -> T:
+        """Run ``work`` in one write transaction, retried when a unique constraint loses a race."""
+        return self._write(work)
+
+    def reading(self) -> Session:
+        """A session for reads (no write lock on SQLite); use it as a context manager."""
+        return self._read()
+
+    @property
+    def clock(self) -> Clock:
+        return self._clock
 
     # --- internals -------------------------------------------------------------------------------------
 

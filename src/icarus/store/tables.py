@@ -29,6 +29,7 @@ from sqlalchemy import (
     DateTime,
     Dialect,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -40,11 +41,19 @@ from sqlalchemy.types import TypeDecorator
 
 __all__ = [
     "APPEND_ONLY_TABLES",
+    "ApiToken",
     "Base",
     "Check",
+    "CheckEvent",
+    "CheckRequest",
+    "CheckRun",
     "CheckStatus",
+    "Job",
+    "JobState",
     "Reason",
+    "Removal",
     "ReportVersion",
+    "RequestState",
     "SnapshotRecord",
     "SubjectRecord",
     "UtcDateTime",
@@ -60,7 +69,7 @@ NAMING_CONVENTION: Final = {
 }
 
 HASH_LENGTH: Final = 80  # "sha256:" + 64 hex digits, with room to spare
-APPEND_ONLY_TABLES: Final = ("report_versions", "snapshots")
+APPEND_ONLY_TABLES: Final = ("report_versions", "snapshots", "check_runs")
 
 
 class Reason(StrEnum):
@@ -181,3 +190,143 @@ class SnapshotRecord(Base):
     fetched_at: Mapped[datetime] = mapped_column(UtcDateTime())
     archived: Mapped[bool] = mapped_column(Boolean, default=False)
     archive_url: Mapped[str | None] = mapped_column(Text)
+
+
+# --- the service: requests, jobs, runs, events, tokens and removals (revision 0002_service) ---------------
+
+
+class RequestState(StrEnum):
+    """Where a submitted check stands.
+
+    ``queued``: accepted, not started. ``running``: a worker holds it. ``recorded``: a version exists.
+    ``pending``: no version yet for a stated reason (``search_unavailable``), retried on a schedule.
+    ``failed``: the input could not be captured (a deleted post, an unreadable page); nothing was scored.
+    """
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    RECORDED = "recorded"
+    PENDING = "pending"
+    FAILED = "failed"
+
+
+class JobState(StrEnum):
+    """``scheduled``: waiting for its due time. ``running``: leased by a worker until ``lease_until``.
+    ``done``: finished (with or without a new version). ``cancelled``: no longer needed."""
+
+    SCHEDULED = "scheduled"
+    RUNNING = "running"
+    DONE = "done"
+    CANCELLED = "cancelled"
+
+
+class CheckRequest(Base):
+    """A check as the service received it: the input, before and after capture, and its current state.
+
+    ``id`` is the check id; the ``checks`` row with the same id is created once the subject is captured.
+    ``post_id`` indexes checks by X post; nothing here records who asked.
+    """
+
+    __tablename__ = "check_requests"
+    __table_args__ = (_choices("state", "state", RequestState),)
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    input_kind: Mapped[str] = mapped_column(String(16))
+    input_json: Mapped[str] = mapped_column(Text)
+    policy: Mapped[str | None] = mapped_column(String(64))
+    post_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    state: Mapped[str] = mapped_column(String(16))
+    state_reason: Mapped[str | None] = mapped_column(String(64))
+    detail: Mapped[str | None] = mapped_column(Text)
+    submitted_at: Mapped[datetime] = mapped_column(UtcDateTime(), index=True)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Job(Base):
+    """One run of a check, first or later, identified by its run key (``first``, ``recheck+15m``, ...).
+
+    The (check_id, run_key) pair is unique, so scheduling the same run twice adds nothing: that is what
+    makes start-up schedule repair idempotent. A worker leases a job; a lease that runs out (the worker
+    died) lets another worker take the job again.
+    """
+
+    __tablename__ = "jobs"
+    __table_args__ = (
+        UniqueConstraint("check_id", "run_key"),
+        _choices("state", "state", JobState),
+        Index("ix_jobs_state_due_at", "state", "due_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    check_id: Mapped[str] = mapped_column(String(64), index=True)
+    run_key: Mapped[str] = mapped_column(String(64))
+    reason: Mapped[str] = mapped_column(String(16))
+    due_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    state: Mapped[str] = mapped_column(String(16))
+    lease_until: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    note: Mapped[str | None] = mapped_column(Text)
+    outcome: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class CheckRun(Base):
+    """Which version a run produced. Written in the version's own transaction; append-only.
+
+    A worker killed after the version was written but before its job was marked done reruns the job, finds
+    this row and records nothing new: one run, one version, whatever happens to the worker.
+    """
+
+    __tablename__ = "check_runs"
+    __table_args__ = (UniqueConstraint("check_id", "run_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    check_id: Mapped[str] = mapped_column(ForeignKey("checks.id"))
+    run_key: Mapped[str] = mapped_column(String(64))
+    version: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class CheckEvent(Base):
+    """A progress message, state change or new version of a check, in order: what the event stream sends."""
+
+    __tablename__ = "check_events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    check_id: Mapped[str] = mapped_column(String(64), index=True)
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
+    kind: Mapped[str] = mapped_column(String(16))
+    data_json: Mapped[str] = mapped_column(Text)
+
+
+class ApiToken(Base):
+    """An API token, stored only as its SHA-256 hash; ``prefix`` lets an admin tell tokens apart."""
+
+    __tablename__ = "api_tokens"
+    __table_args__ = (UniqueConstraint("token_hash"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    token_hash: Mapped[str] = mapped_column(String(HASH_LENGTH))
+    prefix: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(128))
+    role: Mapped[str] = mapped_column(String(16))
+    rate_per_minute: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class Removal(Base):
+    """Source content found deleted or protected: its redistributed text and images are hidden from then on.
+
+    Versions are never rewritten; readers apply the removal when they serve a version.
+    """
+
+    __tablename__ = "removals"
+    __table_args__ = (UniqueConstraint("subject_kind", "subject_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subject_kind: Mapped[str] = mapped_column(String(32))
+    subject_id: Mapped[str] = mapped_column(String(2048))
+    reason: Mapped[str] = mapped_column(String(32))
+    hidden_at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -1,0 +1,426 @@
+"""The service's repository: check requests, jobs and their leases, progress events and removals.
+
+It shares the report store's engine and transactions (``Store.transaction``), so a job's state and the
+version it records live in one database, SQLite or PostgreSQL, and every worker sees the same schedule.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.orm import Session
+
+from icarus.store.repository import NotFound, Store
+from icarus.store.tables import (
+    CheckEvent,
+    CheckRequest,
+    CheckRun,
+    Job,
+    JobState,
+    Removal,
+    RequestState,
+    SubjectRecord,
+)
+
+__all__ = ["EventInfo", "JobInfo", "RemovalInfo", "RequestInfo", "ServiceStore"]
+
+
+@dataclass(frozen=True)
+class RequestInfo:
+    check_id: str
+    input_kind: str
+    input: dict[str, Any]
+    policy: str | None
+    post_id: str | None
+    state: RequestState
+    state_reason: str | None
+    detail: str | None
+    submitted_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class JobInfo:
+    id: int
+    check_id: str
+    run_key: str
+    reason: str
+    due_at: datetime
+    state: JobState
+    attempts: int
+    note: str | None
+    outcome: str | None
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    id: int
+    check_id: str
+    at: datetime
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RemovalInfo:
+    subject_kind: str
+    subject_id: str
+    reason: str
+    hidden_at: datetime
+
+
+class ServiceStore:
+    """Requests, jobs, events and removals, next to the report versions of ``store``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # --- requests --------------------------------------------------------------------------------------
+
+    def submit(
+        self,
+        check_id: str,
+        input_kind: str,
+        payload: Mapping[str, Any],
+        *,
+        policy: str | None,
+        post_id: str | None,
+        now: datetime,
+    ) -> None:
+        """Accept a check: its request row, its first job (due now) and a ``queued`` event, atomically."""
+
+        def work(session: Session) -> None:
+            session.add(
+                CheckRequest(
+                    id=check_id,
+                    input_kind=input_kind,
+                    input_json=json.dumps(payload, ensure_ascii=False, sort_keys=True),
+                    policy=policy,
+                    post_id=post_id,
+                    state=RequestState.QUEUED,
+                    submitted_at=now,
+                    updated_at=now,
+                )
+            )
+            session.add(
+                Job(
+                    check_id=check_id,
+                    run_key="first",
+                    reason="first",
+                    due_at=now,
+                    state=JobState.SCHEDULED,
+                    attempts=0,
+                    created_at=now,
+                )
+            )
+            _event(session, check_id, now, "status", {"state": RequestState.QUEUED.value})
+
+        self.store.transaction(work)
+
+    def request(self, check_id: str) -> RequestInfo:
+        with self.store.reading() as session:
+            row = session.get(CheckRequest, check_id)
+            if row is None:
+                raise NotFound(f"no check {check_id!r}")
+            return _request_info(row)
+
+    def requests_for_post(self, post_id: str) -> list[RequestInfo]:
+        """Every check of one X post, oldest first: reports are found by post, never by person."""
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(CheckRequest)
+                .where(CheckRequest.post_id == post_id)
+                .order_by(CheckRequest.submitted_at, CheckRequest.id)
+            ).all()
+            return [_request_info(row) for row in rows]
+
+    def recent(self, limit: int = 50) -> list[RequestInfo]:
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(CheckRequest)
+                .order_by(CheckRequest.submitted_at.desc(), CheckRequest.id.desc())
+                .limit(limit)
+            ).all()
+            return [_request_info(row) for row in rows]
+
+    def set_state(
+        self,
+        check_id: str,
+        state: RequestState,
+        now: datetime,
+        *,
+        reason: str | None = None,
+        detail: str | None = None,
+        post_id: str | None = None,
+    ) -> None:
+        """Move a request to ``state`` and tell the event stream."""
+
+        def work(session: Session) -> None:
+            row = session.get(CheckRequest, check_id)
+            if row is None:
+                raise NotFound(f"no check {check_id!r}")
+            row.state, row.state_reason, row.detail, row.updated_at = state.value, reason, detail, now
+            if post_id is not None:
+                row.post_id = post_id
+            data: dict[str, Any] = {"state": state.value}
+            if reason:
+                data["reason"] = reason
+            if detail:
+                data["detail"] = detail
+            _event(session, check_id, now, "status", data)
+
+        self.store.transaction(work)
+
+    # --- jobs ------------------------------------------------------------------------------------------
+
+    def schedule(
+        self,
+        check_id: str,
+        run_key: str,
+        reason: str,
+        due_at: datetime,
+        now: datetime,
+        note: str | None = None,
+    ) -> bool:
+        """Schedule a run unless one with this key exists; True when it was added. Safe to repeat."""
+
+        def work(session: Session) -> bool:
+            exists = session.scalars(
+                select(Job.id).where(Job.check_id == check_id, Job.run_key == run_key)
+            ).first()
+            if exists is not None:
+                return False
+            session.add(
+                Job(
+                    check_id=check_id,
+                    run_key=run_key,
+                    reason=reason,
+                    due_at=due_at,
+                    state=JobState.SCHEDULED,
+                    attempts=0,
+                    note=note,
+                    created_at=now,
+                )
+            )
+            session.flush()  # a concurrent scheduler's row surfaces here; the retry then sees it
+            return True
+
+        return self.store.transaction(work)
+
+    def job(self, check_id: str, run_key: str) -> JobInfo:
+        with self.store.reading() as session:
+            row = session.scalars(select(Job).where(Job.check_id == check_id, Job.run_key == run_key)).first()
+            if row is None:
+                raise NotFound(f"check {check_id!r} has no run {run_key!r}")
+            return _job_info(row)
+
+    def jobs(self, check_id: str) -> list[JobInfo]:
+        with self.store.reading() as session:
+            rows = session.scalars(select(Job).where(Job.check_id == check_id).order_by(Job.due_at, Job.id))
+            return [_job_info(row) for row in rows]
+
+    def due(self, now: datetime, limit: int = 100) -> list[JobInfo]:
+        """Jobs ready to run: scheduled and due, or running under a lease that has run out."""
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(Job).where(_runnable(now)).order_by(Job.due_at, Job.id).limit(limit)
+            ).all()
+            return [_job_info(row) for row in rows]
+
+    def claim(self, check_id: str, run_key: str, now: datetime, lease: timedelta) -> JobInfo | None:
+        """Lease a runnable job to the caller; None when it is not due, done, or leased by someone else.
+
+        One conditional UPDATE decides, so two workers racing for the same job cannot both win.
+        """
+
+        def work(session: Session) -> JobInfo | None:
+            claimed = session.execute(
+                update(Job)
+                .where(Job.check_id == check_id, Job.run_key == run_key, _runnable(now))
+                .values(state=JobState.RUNNING, lease_until=now + lease, attempts=Job.attempts + 1)
+                .execution_options(synchronize_session=False)
+            )
+            if getattr(claimed, "rowcount", 0) != 1:
+                return None
+            row = session.scalars(select(Job).where(Job.check_id == check_id, Job.run_key == run_key)).one()
+            return _job_info(row)
+
+        return self.store.transaction(work)
+
+    def finish(self, job_id: int, now: datetime, outcome: str) -> None:
+        def work(session: Session) -> None:
+            row = session.get(Job, job_id)
+            if row is None:
+                raise NotFound(f"no job {job_id}")
+            row.state, row.finished_at, row.outcome, row.lease_until = JobState.DONE, now, outcome, None
+
+        self.store.transaction(work)
+
+    def release(self, job_id: int, due_at: datetime, outcome: str) -> None:
+        """Give a leased job back to the schedule (a worker stopping before it could finish)."""
+
+        def work(session: Session) -> None:
+            row = session.get(Job, job_id)
+            if row is not None and row.state == JobState.RUNNING:
+                row.state, row.due_at, row.lease_until, row.outcome = (
+                    JobState.SCHEDULED,
+                    due_at,
+                    None,
+                    outcome,
+                )
+
+        self.store.transaction(work)
+
+    def cancel(self, check_id: str, run_key_prefix: str, now: datetime) -> int:
+        """Cancel the still-scheduled jobs of a check whose run key starts with ``run_key_prefix``."""
+
+        def work(session: Session) -> int:
+            result = session.execute(
+                update(Job)
+                .where(
+                    Job.check_id == check_id,
+                    Job.state == JobState.SCHEDULED,
+                    Job.run_key.startswith(run_key_prefix, autoescape=True),
+                )
+                .values(state=JobState.CANCELLED, finished_at=now, outcome="no longer needed")
+                .execution_options(synchronize_session=False)
+            )
+            return int(getattr(result, "rowcount", 0))
+
+        return self.store.transaction(work)
+
+    def run_version(self, check_id: str, run_key: str) -> int | None:
+        """The version a run recorded, or None when it has recorded none (yet)."""
+        with self.store.reading() as session:
+            return session.scalars(
+                select(CheckRun.version).where(CheckRun.check_id == check_id, CheckRun.run_key == run_key)
+            ).first()
+
+    def job_counts(self) -> dict[str, int]:
+        with self.store.reading() as session:
+            rows = session.execute(select(Job.state, func.count()).group_by(Job.state)).all()
+            return {str(state): int(count) for state, count in rows}
+
+    def request_counts(self) -> dict[str, int]:
+        with self.store.reading() as session:
+            rows = session.execute(
+                select(CheckRequest.state, func.count()).group_by(CheckRequest.state)
+            ).all()
+            return {str(state): int(count) for state, count in rows}
+
+    def recorded_checks(self) -> list[str]:
+        """Ids of every check with a recorded version (what start-up schedule repair walks)."""
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(CheckRequest.id).where(CheckRequest.state == RequestState.RECORDED)
+            ).all()
+            return list(rows)
+
+    # --- events ----------------------------------------------------------------------------------------
+
+    def add_event(self, check_id: str, kind: str, data: Mapping[str, Any], now: datetime) -> None:
+        self.store.transaction(lambda session: _event(session, check_id, now, kind, data))
+
+    def events(self, check_id: str, after: int = 0, limit: int = 500) -> list[EventInfo]:
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(CheckEvent)
+                .where(CheckEvent.check_id == check_id, CheckEvent.id > after)
+                .order_by(CheckEvent.id)
+                .limit(limit)
+            ).all()
+            return [
+                EventInfo(row.id, row.check_id, row.at, row.kind, json.loads(row.data_json)) for row in rows
+            ]
+
+    # --- removals --------------------------------------------------------------------------------------
+
+    def hide(self, subject_kind: str, subject_id: str, reason: str, now: datetime) -> bool:
+        """Record that a subject's source content is gone; True when this is news. The first record stands."""
+
+        def work(session: Session) -> bool:
+            exists = session.scalars(
+                select(Removal.id).where(
+                    Removal.subject_kind == subject_kind, Removal.subject_id == subject_id
+                )
+            ).first()
+            if exists is not None:
+                return False
+            session.add(
+                Removal(subject_kind=subject_kind, subject_id=subject_id, reason=reason, hidden_at=now)
+            )
+            session.flush()
+            return True
+
+        return self.store.transaction(work)
+
+    def removal(self, subject_kind: str, subject_id: str) -> RemovalInfo | None:
+        with self.store.reading() as session:
+            row = session.scalars(
+                select(Removal).where(Removal.subject_kind == subject_kind, Removal.subject_id == subject_id)
+            ).first()
+            return None if row is None else _removal_info(row)
+
+    def visible_subjects(self, kind: str) -> list[str]:
+        """Subject ids of ``kind`` that have been checked and not hidden: what the deletion sweep looks at."""
+        with self.store.reading() as session:
+            hidden = select(Removal.subject_id).where(Removal.subject_kind == kind)
+            rows = session.scalars(
+                select(SubjectRecord.subject_id)
+                .where(SubjectRecord.kind == kind, SubjectRecord.subject_id.not_in(hidden))
+                .order_by(SubjectRecord.id)
+            ).all()
+            return list(rows)
+
+
+def _runnable(now: datetime) -> Any:
+    return or_(
+        and_(Job.state == JobState.SCHEDULED, Job.due_at <= now),
+        and_(Job.state == JobState.RUNNING, Job.lease_until < now),
+    )
+
+
+def _event(session: Session, check_id: str, now: datetime, kind: str, data: Mapping[str, Any]) -> None:
+    session.add(
+        CheckEvent(check_id=check_id, at=now, kind=kind, data_json=json.dumps(data, ensure_ascii=False))
+    )
+
+
+def _request_info(row: CheckRequest) -> RequestInfo:
+    return RequestInfo(
+        check_id=row.id,
+        input_kind=row.input_kind,
+        input=json.loads(row.input_json),
+        policy=row.policy,
+        post_id=row.post_id,
+        state=RequestState(row.state),
+        state_reason=row.state_reason,
+        detail=row.detail,
+        submitted_at=row.submitted_at,
+        updated_at=row.updated_at,
+    )
+
+
+def _job_info(row: Job) -> JobInfo:
+    return JobInfo(
+        id=row.id,
+        check_id=row.check_id,
+        run_key=row.run_key,
+        reason=row.reason,
+        due_at=row.due_at,
+        state=JobState(row.state),
+        attempts=row.attempts,
+        note=row.note,
+        outcome=row.outcome,
+        finished_at=row.finished_at,
+    )
+
+
+def _removal_info(row: Removal) -> RemovalInfo:
+    return RemovalInfo(row.subject_kind, row.subject_id, row.reason, row.hidden_at)
