@@ -176,7 +176,7 @@ def _assess(claim: ClaimInput, config: LedgerModelConfig) -> dict[str, Any]:
     probability = round_half_even(raw_probability, places.probability)
 
     # Step 4: state; a directional state needs evidence pointing that way.
-    state = _state(probability, support, contradict, config)
+    state = state_for(probability, support, contradict, config)
 
     # Step 5: stability from the variants.
     variant_raw = {
@@ -189,7 +189,7 @@ def _assess(claim: ClaimInput, config: LedgerModelConfig) -> dict[str, Any]:
     variant_p = {name: round_half_even(raw, places.probability) for name, raw in variant_raw.items()}
     values = [probability, *variant_p.values()]
     spread = max(values) - min(values)
-    stability, capped_by = _stability(spread, support + contradict, model_dependent, config)
+    stability, capped_by = stability_level(spread, support + contradict, model_dependent, config)
     guard = places.boundary_guard
     boundary = any(
         near_rounding_boundary(raw, places.probability, guard)
@@ -297,7 +297,7 @@ def _strongest(weighed: list[_Weighed]) -> dict[tuple[str, int], _Weighed]:
     return kept
 
 
-def _state(probability: Decimal, support: int, contradict: int, config: LedgerModelConfig) -> str:
+def state_for(probability: Decimal, support: int, contradict: int, config: LedgerModelConfig) -> str:
     t = config.state_thresholds
     if probability >= t.SUPPORTED and support:
         return SUPPORTED
@@ -310,7 +310,7 @@ def _state(probability: Decimal, support: int, contradict: int, config: LedgerMo
     return UNRESOLVED
 
 
-def _stability(
+def stability_level(
     spread: Decimal, groups: int, model_dependent: bool, config: LedgerModelConfig
 ) -> tuple[str, str | None]:
     """The level from the spread, then its caps: too few groups (at most MEDIUM), model-dependent (LOW)."""
