@@ -71,6 +71,14 @@ class Settings(BaseSettings):
     retraction_watch_csv: Path | None = Field(
         default=None, description="A local Retraction Watch CSV export read for retraction notices (H16)."
     )
+    c2pa_validation: bool = Field(
+        default=True,
+        description="Validate content credentials of media snapshots (H22); local, needs no network.",
+    )
+    c2pa_trust_anchors: Path | None = Field(
+        default=None,
+        description="PEM bundle of certificate authorities whose C2PA signatures count as trusted (H22).",
+    )
     llm_base_url: str | None = Field(
         default=None, description="OpenAI-compatible endpoint; unset means offline judges."
     )
@@ -83,6 +91,43 @@ class Settings(BaseSettings):
     searxng_url: str | None = Field(default=None, description="Base URL of a SearXNG instance (JSON API).")
     google_factcheck_api_key: SecretStr | None = Field(
         default=None, description="Google Fact Check Tools API key."
+    )
+
+    public_base_url: str = Field(
+        default="http://127.0.0.1:8000",
+        description="Address the service is reached at; report links and ClaimReview URLs start with it.",
+    )
+    api_public_reads: bool = Field(
+        default=True,
+        description="Reports, timelines and policies can be read without a token (submitting always needs one).",
+    )
+    api_rate_anonymous: int = Field(
+        default=120, description="Requests per minute per client address without a token."
+    )
+    api_rate_reader: int = Field(
+        default=300, description="Requests per minute for a reader token, unless it sets its own."
+    )
+    api_rate_api: int = Field(
+        default=600, description="Requests per minute for an api token, unless it sets its own."
+    )
+    api_rate_admin: int = Field(
+        default=1200, description="Requests per minute for an admin token, unless it sets its own."
+    )
+    worker_threads: int = Field(default=2, description="Worker threads per `icarus worker` process.")
+    job_lease_s: float = Field(
+        default=300.0,
+        description="How long a worker holds a job; a job whose worker died runs again after this.",
+    )
+    job_max_attempts: int = Field(
+        default=3, description="Runs of a job that keeps failing before it is given up."
+    )
+    search_retry_minutes: list[int] = Field(
+        default=[10, 30, 120],
+        description="When every search failed: retries after the first failure (minutes, JSON list); then the version is recorded.",
+    )
+    deletion_sweep_minutes: int = Field(
+        default=60,
+        description="How often the deletion sweep asks X whether checked posts still exist (at most 1440).",
     )
 
     @property

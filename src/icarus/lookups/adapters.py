@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from icarus.fetching import SnapshotStore
 from icarus.ledger import EvidenceItem, Ledger, LookupName, LookupResult, LookupStatus
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.settings import Settings
@@ -61,8 +62,12 @@ def offline_registry() -> LookupRegistry:
     return LookupRegistry()
 
 
-def registry_from_settings(settings: Settings) -> LookupRegistry:
-    """The look-ups the settings configure; everything else stays offline ("not run")."""
+def registry_from_settings(settings: Settings, snapshots: SnapshotStore | None = None) -> LookupRegistry:
+    """The look-ups the settings configure; everything else stays offline ("not run").
+
+    ``snapshots`` is the store the check keeps its snapshots in (default: the one in the data directory);
+    the C2PA look-up reads media from it.
+    """
     from icarus.lookups.rdap import RdapLookup
     from icarus.lookups.scholarly import CrossrefUpdatesLookup, RetractionWatchLookup, ScholarlyUpdatesLookup
 
@@ -79,6 +84,11 @@ def registry_from_settings(settings: Settings) -> LookupRegistry:
     )
     if crossref or retraction_watch:
         adapters[LookupName.SCHOLARLY_UPDATES] = ScholarlyUpdatesLookup(crossref, retraction_watch)
+    if settings.c2pa_validation:
+        from icarus.lookups.c2pa import C2paLookup
+
+        store = snapshots if snapshots is not None else SnapshotStore(settings.data_dir / "snapshots")
+        adapters[LookupName.C2PA] = C2paLookup.from_files(store, settings.c2pa_trust_anchors)
     return LookupRegistry(adapters)
 
 

@@ -32,16 +32,17 @@ def build_services(
         store = Store(settings.resolved_database_url)
         store.open()
     fetcher = SafeFetcher() if settings.fetch_cited_links else None
+    snapshots = SnapshotStore(settings.data_dir / "snapshots")
     return CheckServices(
         judge=judge_from_settings(settings),
         providers=configured_providers(settings),
         registry=default_registry(*reputation_files),
-        snapshots=SnapshotStore(settings.data_dir / "snapshots"),
+        snapshots=snapshots,
         policy=load_policy(policy_ref or settings.policy),
         store=store,
         fetcher=fetcher,
         archive=WaybackArchive(settings.archive_url, fetcher) if settings.archive_url and fetcher else None,
-        lookups=registry_from_settings(settings),
+        lookups=registry_from_settings(settings, snapshots),
         ocr=RapidOcrEngine(),
         second_ocr=TesseractEngine(),
         max_claims=settings.check_max_claims,
