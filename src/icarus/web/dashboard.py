@@ -1,0 +1,50 @@
+"""The dashboard: recent checks, newest first, kept current by server-sent events.
+
+The page works without script. With it, ``static/dashboard.js`` opens an ``EventSource`` on
+``Links.events`` (``/v1/events`` by default) and listens for three event names, each carrying one JSON
+object in ``data``:
+
+``check.created``
+    ``{"check_id", "subject_kind", "subject_id", "status", "created_at"}``: a new row is added on top.
+``check.status``
+    ``{"check_id", "status"}``: the row's status changes (``pending``, ``running``, ``recorded``, ...).
+``version.created``
+    ``{"check_id", "version", "label", "band", "as_of", "reason"}``: the row shows the new conclusion.
+
+Unknown ids get a new row; missing fields leave the cell as it was; other event names are ignored. Values
+are written as text, never as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from markupsafe import Markup
+
+from icarus.scoring.labels import Label
+from icarus.web._env import asset, environment
+from icarus.web.model import Links, RecentCheck
+
+__all__ = ["EVENT_NAMES", "render_dashboard"]
+
+EVENT_NAMES = ("check.created", "check.status", "version.created")
+
+
+def _labels() -> dict[str, dict[str, str]]:
+    known = {label.value: {"symbol": label.symbol, "heading": label.heading} for label in Label}
+    known["pending"] = {"symbol": "\u2026", "heading": "Pending"}
+    return known
+
+
+def render_dashboard(checks: Sequence[RecentCheck], links: Links | None = None) -> str:
+    """The dashboard of ``checks`` (give them newest first) as one HTML document."""
+    return (
+        environment()
+        .get_template("dashboard.html")
+        .render(
+            checks=checks,
+            links=links or Links(),
+            labels=_labels(),
+            script=Markup(asset("dashboard.js")),
+        )
+    )

@@ -1,0 +1,39 @@
+"""The methodology page: the policy's own Markdown (rendered from its config) as HTML.
+
+Raw HTML in the Markdown is escaped, not passed through: the page shows what the config says and nothing
+else can ride along.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from icarus.scoring.icarus.config import PolicyConfig
+from icarus.scoring.icarus.methodology import render_methodology
+from icarus.web._env import environment
+from icarus.web.model import Links
+
+__all__ = ["markdown_to_html", "render_methodology_page"]
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def markdown_to_html(text: str) -> str:
+    html: str = _markdown().render(text)
+    return html
+
+
+def render_methodology_page(config: PolicyConfig, links: Links | None = None) -> str:
+    """The methodology of ``config`` as one HTML document."""
+    body = Markup(markdown_to_html(render_methodology(config)))
+    return (
+        environment()
+        .get_template("methodology.html")
+        .render(body=body, policy=config.ref, config_hash=config.config_hash, links=links or Links())
+    )

@@ -1,0 +1,244 @@
+"""The report page: the overall conclusion, each claim in the post's own words with its reasons, the
+evidence grouped by independent origin with a picture of who cites whom, snapshots, and the timeline.
+
+``report_context`` turns a ``ReportPage`` into the plain values the template prints; it is pure and
+tested on its own. ``render_report_page`` renders it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from markupsafe import Markup
+
+from icarus.web._env import environment, label_heading, label_symbol
+from icarus.web.graph import graph_from_trace, render_graph_svg
+from icarus.web.model import Links, ReportPage
+
+__all__ = ["ClaimChange", "claim_changes", "reason_kind", "render_report_page", "report_context"]
+
+CONTEXT_CHARS: Final = 90  # characters of the post shown either side of a claim's span
+
+# What each family of reason codes is, in words (colour and layout never carry this alone).
+_REASON_KINDS: Final = (
+    ("rule-", "decision"),
+    ("overall", "overall"),
+    ("penalty", "confidence penalty"),
+    ("G", "gate"),
+    ("H", "validity rule"),
+)
+
+
+def reason_kind(code: str) -> str:
+    """``rule-4@1`` → decision, ``G1@1`` → gate, ``H19@1`` → validity rule, ``penalty@1`` → penalty."""
+    for prefix, kind in _REASON_KINDS:
+        if code.startswith(prefix) and (len(prefix) > 1 or code[1:2].isdigit()):
+            return kind
+    return "note"
+
+
+@dataclass(frozen=True)
+class ClaimChange:
+    """One claim's conclusion before and after this version; ``None`` where it did not exist."""
+
+    claim_id: str
+    text: str
+    before: tuple[str, str] | None  # (label, band)
+    after: tuple[str, str] | None
+
+
+def claim_changes(previous: Mapping[str, Any] | None, current: Mapping[str, Any]) -> list[ClaimChange]:
+    """Per claim, what the previous version concluded and what this one does, changed claims only."""
+    if previous is None:
+        return []
+
+    def scored(result: Mapping[str, Any]) -> dict[str, tuple[str, tuple[str, str]]]:
+        return {
+            str(c["id"]): (str(c.get("text", "")), (str(c["label"]), str(c["band"])))
+            for c in result.get("claims", [])
+        }
+
+    before, after = scored(previous), scored(current)
+    changes = []
+    for claim_id in sorted(before.keys() | after.keys()):
+        old, new = before.get(claim_id), after.get(claim_id)
+        if old is not None and new is not None and old[1] == new[1]:
+            continue
+        text = (new or old or ("", ("", "")))[0]
+        changes.append(ClaimChange(claim_id, text, old and old[1], new and new[1]))
+    return changes
+
+
+def _field_texts(ledger: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    if not ledger:
+        return []
+    subject = ledger.get("subject") or {}
+    fields = [*subject.get("fields", []), *subject.get("context", [])]
+    return [(str(f.get("name")), str(f.get("text", ""))) for f in fields]
+
+
+def _place(claim_id: str, text: str, ledger: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """Where the claim sits in the captured post: field name, offsets and the words around it."""
+    if not ledger:
+        return None
+    claim = next((c for c in ledger.get("claims", []) if c.get("claim_id") == claim_id), None)
+    if claim is None:
+        return None
+    span = claim.get("span") or {}
+    start, end = int(span.get("start", 0)), int(span.get("end", 0))
+    field_name = str(claim.get("source_field"))
+    for name, source in _field_texts(ledger):
+        if name == field_name and source[start:end] == text:
+            before = source[max(0, start - CONTEXT_CHARS) : start]
+            after = source[end : end + CONTEXT_CHARS]
+            return {
+                "field": field_name.replace("_", " "),
+                "start": start,
+                "end": end,
+                "before": ("\u2026" if start > CONTEXT_CHARS else "") + before,
+                "after": after + ("\u2026" if end + CONTEXT_CHARS < len(source) else ""),
+            }
+    return {"field": field_name.replace("_", " "), "start": start, "end": end, "before": "", "after": ""}
+
+
+def _evidence_index(result: Mapping[str, Any], ledger: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
+    index: dict[str, dict[str, Any]] = {str(e["id"]): dict(e) for e in result.get("evidence", [])}
+    for item in (ledger or {}).get("evidence", []):
+        entry = index.setdefault(
+            str(item["evidence_id"]), {"id": item["evidence_id"], "url": item.get("url")}
+        )
+        entry.setdefault("publisher", item.get("publisher"))
+        entry["title"] = item.get("title")
+        entry["published_at"] = item.get("published_at")
+        excerpt = item.get("excerpt") or {}
+        entry["excerpt"] = excerpt.get("text")
+    return index
+
+
+def _origins(
+    result: Mapping[str, Any],
+    claim_id: str,
+    evidence: Mapping[str, dict[str, Any]],
+    links: Links,
+    svg_id: str,
+) -> dict[str, Any]:
+    view = graph_from_trace(result, claim_id)
+    trace_claim = next(
+        (c for c in (result.get("trace") or {}).get("claims", []) if c.get("claim_id") == claim_id), None
+    )
+    items: dict[str, dict[str, Any]] = {}
+    if trace_claim and trace_claim.get("passes"):
+        items = {str(a["evidence_id"]): a for a in trace_claim["passes"][-1].get("items", [])}
+    groups = []
+    for number, cluster in enumerate(view.clusters, start=1):
+        members = []
+        for member in (cluster.origin_id, *[m for m in cluster.members if m != cluster.origin_id]):
+            if member is None or member not in cluster.members:
+                continue
+            entry = dict(evidence.get(member, {"id": member}))
+            assessed = items.get(member)
+            entry["origin"] = member == cluster.origin_id
+            entry["stance"] = assessed.get("stance") if assessed else None
+            entry["weight"] = assessed.get("weight") if assessed else None
+            entry["excluded_by"] = assessed.get("excluded_by", []) if assessed else []
+            entry["judged"] = assessed is not None
+            entry["snapshot_url"] = links.snapshot_url(entry["snapshot"]) if entry.get("snapshot") else None
+            members.append(entry)
+        groups.append(
+            {
+                "number": number,
+                "cluster": cluster,
+                "origin_label": view.label(cluster.origin_id) if cluster.origin_id else None,
+                "members": members,
+            }
+        )
+    edges = [
+        {
+            "source": view.label(e.source),
+            "target": view.label(e.target),
+            "origin": e.origin.replace("_", " "),
+            "in_cycle": e.in_cycle,
+        }
+        for e in view.edges
+    ]
+    cycles = [[view.label(m) for m in cycle] for cycle in view.cycles]
+    svg = Markup(render_graph_svg(view, svg_id)) if view.clusters else None
+    return {"groups": groups, "edges": edges, "cycles": cycles, "svg": svg}
+
+
+def hidden_text(reason: str) -> str:
+    return f"[the post's words are hidden: {reason}]"
+
+
+def report_context(page: ReportPage, links: Links | None = None) -> dict[str, Any]:
+    """The values the report template prints, from ``page``."""
+    links = links or Links()
+    result = page.result
+    hidden = page.source_hidden
+    evidence = _evidence_index(result, page.ledger)
+    claims = []
+    for number, claim in enumerate(result.get("claims", []), start=1):
+        claim_id = str(claim["id"])
+        reasons = [
+            {"code": r["code"], "kind": reason_kind(str(r["code"])), "message": r["message"]}
+            for r in claim.get("reasons", [])
+        ]
+        claims.append(
+            {
+                "number": number,
+                "id": claim_id,
+                "anchor": f"claim-{number}",
+                "text": hidden_text(hidden) if hidden else claim["text"],
+                "label": claim["label"],
+                "band": claim["band"],
+                "reasons": reasons,
+                "caveats": claim.get("caveats", []),
+                "recheck": (claim.get("recheck") or {}).get("at", []),
+                "place": None if hidden else _place(claim_id, str(claim["text"]), page.ledger),
+                "origins": _origins(result, claim_id, evidence, links, f"graph-{number}"),
+            }
+        )
+    versions = []
+    for entry in page.versions:
+        href = links.version_url(page.check_id, entry.version) if page.check_id else None
+        versions.append({"entry": entry, "href": href, "current": entry.version == page.version})
+    latest = max((v.version for v in page.versions), default=None)
+    subject = (page.ledger or {}).get("subject") or {}
+    overall = result["overall"]
+    return {
+        "links": links,
+        "result": result,
+        "overall": overall,
+        "title": f"{label_symbol(overall['label'])} {label_heading(overall['label'])}",
+        "claims": claims,
+        "not_assessed": [
+            {**c, "text": hidden_text(hidden)} if hidden else c for c in result.get("not_assessed", [])
+        ],
+        "check_id": page.check_id,
+        "version": page.version,
+        "latest": latest,
+        "versions": versions,
+        "changes": [
+            ClaimChange(c.claim_id, hidden_text(hidden), c.before, c.after) if hidden else c
+            for c in claim_changes(page.previous_result, result)
+        ],
+        "what_changed": next(
+            (v.what_changed for v in page.versions if v.version == page.version and page.version), None
+        ),
+        "subject_url": subject.get("url"),
+        "subject_kind": subject.get("kind"),
+        "policy_url": links.methodology_url(str(result.get("policy", ""))),
+        "json_url": (
+            links.version_json_url(page.check_id, page.version)
+            if page.check_id and page.version is not None
+            else None
+        ),
+        "blocked": result.get("blocked"),
+    }
+
+
+def render_report_page(page: ReportPage, links: Links | None = None) -> str:
+    """The report page as one self-contained HTML document (styles inline, no script, no external asset)."""
+    return environment().get_template("report.html").render(report_context(page, links))

@@ -1,0 +1,127 @@
+"""The pages as a FastAPI router the API mounts with one line.
+
+    app.include_router(create_web_router(load_report=..., recent_checks=...))
+
+The router reads nothing itself: it calls what it is given.
+
+``load_report(check_id, version)``
+    ``version`` is ``None`` for the latest. Returns a ``ReportPage``, or a ``RecentCheck`` for a check that
+    has no version yet (a "check in progress" page is shown). Raises ``LookupError`` (``icarus.store``'s
+    ``NotFound`` is one) for an unknown check or version: the page answers 404.
+``recent_checks()``
+    The dashboard's rows, newest first.
+``load_policy(ref)``
+    A ``PolicyConfig``; ``LookupError`` (``UnknownPolicyError`` is one) gives 404.
+
+Routes (all ``GET``, HTML, left out of the OpenAPI schema): ``/`` dashboard, ``/checks/{check_id}`` latest
+report, ``/checks/{check_id}/versions/{version}`` one version, ``/methodology`` and
+``/methodology/{policy}`` (e.g. ``/methodology/icarus@1.0``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse
+
+from icarus.scoring.icarus.config import DEFAULT_POLICY, PolicyConfig
+from icarus.scoring.icarus.config import load_policy as load_shipped_policy
+from icarus.web._env import environment
+from icarus.web.dashboard import render_dashboard
+from icarus.web.methodology import render_methodology_page
+from icarus.web.model import Links, RecentCheck, ReportPage
+from icarus.web.report import render_report_page
+
+__all__ = ["ReportLoader", "create_web_router", "render_error_page"]
+
+ReportLoader = Callable[[str, int | None], ReportPage | RecentCheck]
+RecentChecks = Callable[[], Sequence[RecentCheck]]
+PolicyLoader = Callable[[str], PolicyConfig]
+
+_CHECK_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_VERSION: Final = re.compile(r"^[1-9][0-9]{0,8}$")
+_POLICY: Final = re.compile(r"^[A-Za-z0-9_.-]{1,40}@[0-9][0-9.]{0,15}$")
+
+# Versions never change, but a deletion sweep may hide a post's text within hours: cache briefly.
+VERSION_CACHE: Final = "public, max-age=300"
+LIVE_CACHE: Final = "no-cache"
+POLICY_CACHE: Final = "public, max-age=3600"
+
+
+def render_error_page(heading: str, message: str, links: Links | None = None) -> str:
+    return (
+        environment()
+        .get_template("error.html")
+        .render(heading=heading, message=message, links=links or Links())
+    )
+
+
+def render_pending_page(check: RecentCheck, links: Links | None = None) -> str:
+    return environment().get_template("pending.html").render(check=check, links=links or Links())
+
+
+def create_web_router(
+    *,
+    load_report: ReportLoader,
+    recent_checks: RecentChecks,
+    load_policy: PolicyLoader = load_shipped_policy,
+    default_policy: str = DEFAULT_POLICY,
+    links: Links | None = None,
+) -> APIRouter:
+    """The pages, reading through the given callables. See the module docstring for the contract."""
+    links = links or Links()
+    router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+
+    def not_found(what: str) -> HTMLResponse:
+        page = render_error_page("Not found", f"There is no {what} here.", links)
+        return HTMLResponse(page, status_code=404, headers={"Cache-Control": LIVE_CACHE})
+
+    def report(check_id: str, version: int | None) -> HTMLResponse:
+        if not _CHECK_ID.match(check_id):
+            return not_found("such check")
+        try:
+            found = load_report(check_id, version)
+        except LookupError:
+            return not_found("such check" if version is None else "such version of this check")
+        if isinstance(found, RecentCheck):
+            return HTMLResponse(render_pending_page(found, links), headers={"Cache-Control": LIVE_CACHE})
+        cache = VERSION_CACHE if version is not None else LIVE_CACHE
+        return HTMLResponse(render_report_page(found, links), headers={"Cache-Control": cache})
+
+    @router.get("/")
+    def dashboard() -> HTMLResponse:
+        page = render_dashboard(list(recent_checks()), links)
+        return HTMLResponse(page, headers={"Cache-Control": LIVE_CACHE})
+
+    @router.get("/checks/{check_id}")
+    def latest_report(check_id: str) -> HTMLResponse:
+        return report(check_id, None)
+
+    @router.get("/checks/{check_id}/versions/{version}")
+    def version_report(check_id: str, version: str) -> HTMLResponse:
+        if not _VERSION.match(version):
+            return not_found("such version of this check")
+        return report(check_id, int(version))
+
+    def methodology(ref: str) -> HTMLResponse:
+        if not _POLICY.match(ref):
+            return not_found("such policy")
+        try:
+            config = load_policy(ref)
+        except LookupError:
+            return not_found("such policy")
+        page = render_methodology_page(config, links)
+        return HTMLResponse(page, headers={"Cache-Control": POLICY_CACHE})
+
+    @router.get("/methodology")
+    def default_methodology() -> HTMLResponse:
+        return methodology(default_policy)
+
+    @router.get("/methodology/{ref}")
+    def policy_methodology(ref: str) -> HTMLResponse:
+        return methodology(ref)
+
+    return router

@@ -1,0 +1,187 @@
+"""The pages in a real browser: Debian chromium driven by playwright, served by uvicorn on 127.0.0.1.
+
+Needs /usr/bin/chromium (``apt-get install chromium``); the tests skip without it. The browser is never
+downloaded (no ``playwright install``).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageStat
+
+from tests.web.conftest import LiveSite
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+WIDTHS = (375, 1280)
+# The badge colours of icarus.css, as RGB: the screenshot of a badge must be drawn in its own colours.
+BADGE_BACKGROUND = {"supported": (0xE3, 0xF4, 0xE8), "unverifiable": (0xEC, 0xEF, 0xF4)}
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="browser tests need Debian chromium at /usr/bin/chromium (apt-get install chromium)",
+)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+def open_page(browser: Any, url: str, width: int) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    response = page.goto(url)
+    assert response is not None and response.status == 200, url
+    return page
+
+
+def fits(page: Any) -> bool:
+    width: int = page.evaluate("document.documentElement.scrollWidth")
+    viewport: int = page.evaluate("window.innerWidth")
+    return width <= viewport
+
+
+def is_drawn(png: bytes) -> bool:
+    """Not a blank page: enough distinct tones and real contrast."""
+    image = Image.open(io.BytesIO(png)).convert("L")
+    extrema = image.getextrema()
+    return ImageStat.Stat(image).stddev[0] > 10 and extrema[1] - extrema[0] > 150
+
+
+def dominant(png: bytes) -> tuple[int, int, int]:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    counts = image.getcolors(maxcolors=1 << 20) or []
+    return max(counts)[1]
+
+
+ACCESSIBILITY_PROBE = """() => {
+  const headings = [...document.querySelectorAll('h1,h2,h3,h4,h5,h6')].map(h => +h.tagName[1]);
+  const unnamedSvg = [...document.querySelectorAll('svg')].filter(s =>
+      !(s.getAttribute('aria-label') || (s.getAttribute('aria-labelledby') || '').split(' ')
+        .every(id => id && document.getElementById(id) && document.getElementById(id).textContent.trim())));
+  const unnamedLinks = [...document.querySelectorAll('a')].filter(a => !a.textContent.trim());
+  const images = [...document.querySelectorAll('img')].filter(i => !i.hasAttribute('alt'));
+  return {lang: document.documentElement.lang, headings, unnamedSvg: unnamedSvg.length,
+          unnamedLinks: unnamedLinks.length, images: images.length,
+          main: document.querySelectorAll('main').length, nav: document.querySelectorAll('nav').length};
+}"""
+
+
+def check_accessibility_basics(page: Any) -> None:
+    found = page.evaluate(ACCESSIBILITY_PROBE)
+    assert found["lang"] == "en" and found["main"] == 1 and found["nav"] >= 1
+    assert found["headings"][0] == 1 and found["headings"].count(1) == 1
+    assert all(b - a <= 1 for a, b in zip(found["headings"], found["headings"][1:], strict=False))
+    assert found["unnamedSvg"] == 0 and found["unnamedLinks"] == 0 and found["images"] == 0
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_report_page_reads_well_at_phone_and_desktop_widths(
+    browser: Any, live_site: LiveSite, width: int, tmp_path: Path
+) -> None:
+    page = open_page(browser, f"{live_site.base_url}/checks/{live_site.checks.wires_check}", width)
+    heading = page.locator("h1")
+    assert "Supported" in heading.inner_text() and "confidence" in heading.inner_text()
+    check_accessibility_basics(page)
+    assert fits(page), "the report scrolls sideways"
+    badge = page.locator("h1 .badge")
+    box = badge.bounding_box()
+    assert box is not None and box["width"] > 100 and box["height"] > 20 and box["x"] >= 0
+    assert box["x"] + box["width"] <= width
+    assert dominant(badge.screenshot()) == BADGE_BACKGROUND["supported"]
+    graph = page.locator("svg.provenance").first
+    assert graph.is_visible() and (graph.bounding_box() or {"height": 0})["height"] > 80
+    assert is_drawn(graph.screenshot())
+    full = page.screenshot(full_page=True, path=str(tmp_path / f"report-{width}.png"))
+    assert is_drawn(full)
+    page.close()
+
+
+def test_an_older_version_shows_its_timeline_and_links_the_latest(browser: Any, live_site: LiveSite) -> None:
+    check = live_site.checks.cycle_check
+    page = open_page(browser, f"{live_site.base_url}/checks/{check}/versions/1", 1280)
+    assert page.locator("[aria-current=page]").inner_text() == "Version 1 (this page)"
+    page.get_by_role("link", name="Read the latest version (2)").click()
+    page.wait_for_url(f"**/checks/{check}/versions/2")
+    assert "policy icarus@1.0 \u2192 icarus@1.1" in page.locator("#changes-h + p").inner_text()
+    # the cycle is drawn dashed and said in words
+    assert page.locator("svg.provenance path.edge.cycle").count() == 2
+    assert "circular reporting" in page.locator("h5").first.inner_text()
+    page.close()
+
+
+def test_unknown_check_is_a_404_page(browser: Any, live_site: LiveSite) -> None:
+    page = browser.new_page()
+    response = page.goto(f"{live_site.base_url}/checks/unknown")
+    assert response is not None and response.status == 404
+    assert page.locator("h1").inner_text() == "Not found"
+    page.close()
+
+
+def test_dashboard_updates_live_from_the_event_stream(browser: Any, live_site: LiveSite) -> None:
+    cycle = live_site.checks.cycle_check
+    live_site.feed.events[:] = [
+        (
+            "check.created",
+            {"check_id": "fresh0000001", "subject_kind": "x_post", "subject_id": "17", "status": "pending"},
+        ),
+        (
+            "version.created",
+            {
+                "check_id": cycle,
+                "version": 3,
+                "label": "not_supported",
+                "band": "high",
+                "as_of": "2026-11-21T12:00:00Z",
+            },
+        ),
+        ("check.status", {"check_id": "fresh0000001", "status": "running"}),
+        ("ignored.event", {"check_id": "<b>x</b>"}),
+    ]
+    page = open_page(browser, f"{live_site.base_url}/", 1280)
+    fresh = page.locator('tr[data-check-id="fresh0000001"]')
+    fresh.wait_for(timeout=5000)
+    page.wait_for_function(
+        "document.querySelector('tr[data-check-id=\"fresh0000001\"] .c-status').textContent === 'running'"
+    )
+    assert page.locator("#checks tr").first.get_attribute("data-check-id") == "fresh0000001"
+    row = page.locator(f'tr[data-check-id="{cycle}"]')
+    page.wait_for_function(
+        f"document.querySelector('tr[data-check-id=\"{cycle}\"] .c-version').textContent === '3'"
+    )
+    assert "Not supported by evidence" in row.locator(".c-label").inner_text()
+    assert "confidence high" in row.locator(".c-label").inner_text()
+    assert "2026-11-21 12:00 UTC" in row.locator(".c-asof").inner_text()
+    assert page.locator("b").count() == 0
+    assert "Live" in page.locator("#live-status").inner_text()
+    check_accessibility_basics(page)
+    assert fits(page)
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_methodology_page(browser: Any, live_site: LiveSite, width: int) -> None:
+    page = open_page(browser, f"{live_site.base_url}/methodology", width)
+    assert page.locator("h1").inner_text().startswith("How Icarus scores a claim")
+    check_accessibility_basics(page)
+    assert fits(page)
+    assert is_drawn(page.screenshot())
+    page.close()
