@@ -75,6 +75,10 @@ class Settings(BaseSettings):
         default=True,
         description="Validate content credentials of media snapshots (H22); local, needs no network.",
     )
+    drift_check: bool = Field(
+        default=False,
+        description="Fetch each evidence page again to detect soft 404s and drift (H24); needs the network.",
+    )
     c2pa_trust_anchors: Path | None = Field(
         default=None,
         description="PEM bundle of certificate authorities whose C2PA signatures count as trusted (H22).",

@@ -89,6 +89,16 @@ def registry_from_settings(settings: Settings, snapshots: SnapshotStore | None =
 
         store = snapshots if snapshots is not None else SnapshotStore(settings.data_dir / "snapshots")
         adapters[LookupName.C2PA] = C2paLookup.from_files(store, settings.c2pa_trust_anchors)
+    if settings.drift_check:
+        from icarus.fetching import SafeFetcher, WaybackArchive
+        from icarus.lookups.drift import DriftLookup
+        from icarus.scoring.icarus.config import load_policy
+
+        fetcher = SafeFetcher()
+        store = snapshots if snapshots is not None else SnapshotStore(settings.data_dir / "snapshots")
+        archive = WaybackArchive(settings.archive_url, fetcher) if settings.archive_url else None
+        min_chars = load_policy(settings.policy).media.soft_404_min_chars
+        adapters[LookupName.ARCHIVE] = DriftLookup(fetcher, store, min_chars=min_chars, archive=archive)
     return LookupRegistry(adapters)
 
 
