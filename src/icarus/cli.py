@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from icarus.evaluation.cli import eval_command
 from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
 from icarus.reports.render import render_console, render_markdown
 from icarus.reports.replay_cli import replay_command
@@ -30,6 +31,7 @@ app.add_typer(schema_app, name="schema")
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(registry_app, name="registry")
 app.command("replay")(replay_command)
+app.command("eval")(eval_command)
 
 err = Console(stderr=True)
 

@@ -1,0 +1,138 @@
+"""``icarus eval NAME --data PATH``: measure the engine on a public dataset."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from icarus.judges import Judge
+from icarus.judges.registry import OFFLINE_JUDGE
+from icarus.scoring.icarus.config import DEFAULT_POLICY
+
+__all__ = ["LOADERS", "eval_command"]
+
+LOADERS: Mapping[str, str] = MappingProxyType(
+    {
+        "climate-fever": "icarus.evaluation.climate_fever",
+        "averitec": "icarus.evaluation.averitec",
+        "scifact": "icarus.evaluation.scifact",
+        "healthver": "icarus.evaluation.healthver",
+        "wice": "icarus.evaluation.wice",
+        "fnc-1": "icarus.evaluation.fnc1",
+    }
+)
+"""Every dataset ``icarus eval`` reads, name → loader module (imported when used: the scoring stack is
+heavy, and other commands should not pay for it)."""
+
+_err = Console(stderr=True)
+
+
+def _fail(message: str) -> None:
+    _err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True, highlight=False)
+    raise typer.Exit(2)
+
+
+def eval_command(
+    name: Annotated[str, typer.Argument(help=f"Dataset: {', '.join(LOADERS)}.")],
+    data: Annotated[Path, typer.Option("--data", help="The dataset's folder or main file.")],
+    limit: Annotated[
+        int | None, typer.Option("--limit", min=1, help="Evaluate only N claims (stance-only sets: N pairs).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="With --limit: draw the N at random with this seed.")
+    ] = None,
+    policy: Annotated[str, typer.Option("--policy", help="Policy name@version.")] = DEFAULT_POLICY,
+    judge: Annotated[str, typer.Option("--judge", help="A registered judge name@version.")] = OFFLINE_JUDGE,
+    reputation: Annotated[
+        list[Path] | None,
+        typer.Option("--reputation", help="JSON file of reputation records on file (repeatable)."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Also write NAME.md, NAME.json and PNG plots here.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as one JSON object.")] = False,
+) -> None:
+    """Score a public dataset's claims (or judge its stance pairs) and report the metrics."""
+    module = LOADERS.get(name)
+    if module is None:
+        _fail(f"unknown dataset {name!r}; known: {', '.join(LOADERS)}")
+        return
+    if seed is not None and limit is None:
+        _fail("--seed draws a sample, so it needs --limit")
+    from icarus.evaluation.cases import DatasetError, EvalSet
+    from icarus.evaluation.report import console_table
+    from icarus.evaluation.runner import run_evaluation
+    from icarus.judges.registry import JudgeConfigError, create_judge
+    from icarus.reputation.manual import default_registry
+    from icarus.reputation.registry import RegistryFileError
+    from icarus.scoring.icarus.config import UnknownPolicyError, load_policy
+    from icarus.settings import Settings
+
+    try:
+        config = load_policy(policy)
+        evalset: EvalSet = importlib.import_module(module).load(data, limit, seed)
+        registry = default_registry(*(reputation or []))
+        stance_judge = _build_judge(create_judge, judge, Settings())
+    except (UnknownPolicyError, JudgeConfigError, RegistryFileError, DatasetError) as exc:
+        _fail(str(exc))
+        return
+    except OSError as exc:
+        _fail(f"cannot read {data}: {exc.strerror or exc}")
+        return
+    total = len(evalset.cases) + len(evalset.stance_pairs)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=_err, transient=True) as progress:
+        task = progress.add_task(f"{name}: scoring", total=total)
+        report = run_evaluation(
+            evalset,
+            stance_judge,
+            judge,
+            config,
+            registry,
+            advance=lambda: progress.advance(task),
+        )
+    summary = report.summary()
+    if out is not None:
+        _write(summary, out)
+    if as_json:
+        sys.stdout.write(json.dumps(summary, ensure_ascii=False, indent=2) + "\n")
+    else:
+        Console().print(console_table(summary))
+
+
+def _build_judge(create: Callable[[str, Any], Judge], name: str, settings: Any) -> Judge:
+    """The registered judge ``name``; a judge that cannot be built (no weights, no endpoint) is a clear
+    error, whatever went wrong inside its factory."""
+    from icarus.judges.registry import JudgeConfigError
+
+    try:
+        return create(name, settings)
+    except JudgeConfigError:
+        raise
+    except Exception as exc:  # a factory's own failure, reported as the judge not being available
+        raise JudgeConfigError(f"judge {name} could not be built: {exc}") from exc
+
+
+def _write(summary: Mapping[str, Any], folder: Path) -> None:
+    from icarus.evaluation.plots import write_plots
+    from icarus.evaluation.report import markdown
+
+    try:
+        plots = write_plots(summary, folder)
+        name = summary["dataset"]
+        (folder / f"{name}.json").write_text(
+            json.dumps(summary, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+        (folder / f"{name}.md").write_text(markdown(summary, plots), encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write to {folder}: {exc.strerror or exc}")

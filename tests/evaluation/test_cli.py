@@ -1,0 +1,195 @@
+"""``icarus eval`` as a user runs it: JSON keys, files written, clear errors, and any registered judge,
+the OpenAI-compatible one included (against a fake server on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from icarus.cli import app
+from icarus.evaluation import climate_fever
+from tests.evaluation.test_loaders import climate_row, write_lines
+
+runner = CliRunner()
+REQUIRED_KEYS = {
+    "n",
+    "accuracy",
+    "macro_f1",
+    "coverage",
+    "decided_precision",
+    "unverifiable_rate",
+    "stance_macro_f1",
+    "per_band",
+    "confusion",
+}
+LEXICAL = ["--judge", "offline-lexical@1"]
+
+
+@pytest.fixture
+def climate(tmp_path: Path) -> Path:
+    labels = ["SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO", "DISPUTED"]
+    return write_lines(
+        tmp_path / climate_fever.FILE, [climate_row(str(i), label) for i, label in enumerate(labels)]
+    )
+
+
+def test_json_has_the_documented_keys_and_out_writes_markdown_json_and_plots(
+    climate: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        [
+            "eval",
+            "climate-fever",
+            "--data",
+            str(climate),
+            "--limit",
+            "3",
+            "--json",
+            "--out",
+            str(out),
+            *LEXICAL,
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert set(summary) >= REQUIRED_KEYS
+    assert summary["n"] == 3 and summary["stance_n"] == 9
+    assert json.loads((out / "climate-fever.json").read_text()) == summary
+    markdown = (out / "climate-fever.md").read_text()
+    assert (
+        "| accuracy |" in markdown and "![climate-fever-confusion](climate-fever-confusion.png)" in markdown
+    )
+    for name in ("confusion", "reliability", "rules", "stance"):
+        assert (out / f"climate-fever-{name}.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_the_table_is_printed_without_json(climate: Path) -> None:
+    result = runner.invoke(app, ["eval", "climate-fever", "--data", str(climate), *LEXICAL])
+    assert result.exit_code == 0, result.output
+    assert "decided precision" in result.stdout and "offline-lexical@1" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["eval", "nope", "--data", "x"], "unknown dataset 'nope'"),
+        (["eval", "wice", "--data", "/nonexistent/wice"], "/nonexistent/wice does not exist"),
+        (
+            ["eval", "climate-fever", "--data", "{climate}", "--judge", "nobody@1"],
+            "no judge named 'nobody@1'",
+        ),
+        (["eval", "climate-fever", "--data", "{climate}", "--policy", "icarus@9"], "icarus@9"),
+        (["eval", "climate-fever", "--data", "{climate}", "--seed", "3"], "--seed draws a sample"),
+        (
+            ["eval", "climate-fever", "--data", "{climate}", "--judge", "openai-compatible@1"],
+            "needs ICARUS_LLM_BASE_URL",
+        ),
+    ],
+)
+def test_bad_input_is_an_error_line_and_exit_code_2(
+    arguments: list[str], message: str, climate: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ICARUS_LLM_BASE_URL", raising=False)
+    monkeypatch.delenv("ICARUS_LLM_MODEL", raising=False)
+    result = runner.invoke(app, [a.replace("{climate}", str(climate)) for a in arguments])
+    assert result.exit_code == 2
+    assert "error:" in result.output and message in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.fixture
+def fake_llm() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """An OpenAI-compatible server that supports every claim, naming the evidence id it was asked about."""
+    seen: list[dict[str, Any]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+            seen.append(body)
+            user = body["messages"][-1]["content"]
+            evidence_id = re.search(r"Evidence id: (\S+)", user)
+            evidence = evidence_id.group(1) if evidence_id else "?"
+            if body["response_format"]["json_schema"]["name"] == "stance_answer":
+                answer: dict[str, Any] = {
+                    "evidence_id": evidence,
+                    "stance": "support",
+                    "confidence": 0.9,
+                    "inference_hops": 0,
+                    "scope_matches": True,
+                    "mismatched_dimensions": [],
+                    "rationale": "states it",
+                }
+            else:
+                answer = {"evidence_id": evidence, "attributions": []}
+            reply = {
+                "id": "x",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": json.dumps(answer)},
+                        "finish_reason": "stop",
+                    }
+                ],
+            }
+            data = json.dumps(reply).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def test_the_openai_compatible_judge_answers_every_stance_question(
+    climate: Path, fake_llm: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base_url, seen = fake_llm
+    monkeypatch.setenv("ICARUS_LLM_BASE_URL", base_url)
+    monkeypatch.setenv("ICARUS_LLM_MODEL", "fake-model")
+    result = runner.invoke(
+        app,
+        [
+            "eval",
+            "climate-fever",
+            "--data",
+            str(climate),
+            "--limit",
+            "2",
+            "--judge",
+            "openai-compatible@1",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["judge"] == "openai-compatible@1" and summary["judge_failures"] == 0
+    # Every sentence was put to the model and read as support, as the fake answers.
+    assert summary["stance_confusion"]["support"]["support"] == 2
+    assert sum(row["support"] for row in summary["stance_confusion"].values()) == 6
+    stance_calls = [b for b in seen if b["response_format"]["json_schema"]["name"] == "stance_answer"]
+    assert len(stance_calls) == 6 and all(b["model"] == "fake-model" for b in stance_calls)
