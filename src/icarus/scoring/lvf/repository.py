@@ -320,11 +320,12 @@ class LvfRepository:
     def challenges(self) -> list[ChallengeView]:
         with self._sessions() as session:
             rows = session.scalars(select(EventRow).order_by(EventRow.challenge_id, EventRow.seq)).all()
-            counts = dict(
-                session.execute(
+            counts: dict[str, int] = {
+                challenge_id: count
+                for challenge_id, count in session.execute(
                     select(VoteRow.challenge_id, func.count()).group_by(VoteRow.challenge_id)
-                ).tuples()
-            )
+                ).all()
+            }
         grouped: dict[str, list[EventRow]] = {}
         for row in rows:
             grouped.setdefault(row.challenge_id, []).append(row)

@@ -1,0 +1,138 @@
+"""``icarus lvf``: score, record, show, methodology and the challenge commands; bad input exits 2."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from icarus.scoring.lvf.cli import lvf_app
+from icarus.scoring.lvf.config import load_lvf_config
+from icarus.scoring.lvf.methodology import render_lvf_methodology
+
+LEDGER = str(Path(__file__).parents[3] / "examples" / "ledgers" / "two-independent-wires.json")
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ICARUS_LLM_BASE_URL", raising=False)
+    monkeypatch.delenv("ICARUS_LLM_MODEL", raising=False)
+
+
+def test_lvf_ledger_is_short_for_lvf_score() -> None:
+    short = runner.invoke(lvf_app, [LEDGER, "--json"])
+    long = runner.invoke(lvf_app, ["score", LEDGER, "--json"])
+    assert short.exit_code == 0, short.output
+    assert short.output == long.output
+    (run,) = json.loads(short.output)
+    assert run["methodology"] == "lvf@3.0" and run["status"] == "held"
+
+
+def test_record_show_and_challenge_flow(tmp_path: Path) -> None:
+    db = str(tmp_path / "lvf.db")
+    recorded = runner.invoke(lvf_app, ["score", LEDGER, "--record", "--db", db, "--version", "lvf@2.0"])
+    assert recorded.exit_code == 0 and "Stored as run 1" in recorded.output
+    shown = runner.invoke(lvf_app, ["show", "1", "--db", db])
+    assert "under lvf@2.0" in shown.output and "50 %" in shown.output
+    public = json.loads(runner.invoke(lvf_app, ["show", "1", "--public", "--db", db]).output)
+    assert public["methodology"] == "lvf@2.0" and "assessors" in public
+    assert json.loads(runner.invoke(lvf_app, ["show", "1", "--json", "--db", db]).output)["run_format"]
+    assert runner.invoke(lvf_app, ["runs", "--db", db]).output.startswith("1\tlvf@2.0")
+
+    submission = tmp_path / "challenge.json"
+    submission.write_text(
+        json.dumps(
+            {
+                "run_id": 1,
+                "submitter": "sub-1",
+                "reason": "Newer figures exist.",
+                "evidence": [{"url": "https://port.example/r", "excerpt": "9%", "stance": "refutes"}],
+            }
+        )
+    )
+    submitted = runner.invoke(lvf_app, ["challenge", "submit", str(submission), "--db", db])
+    assert submitted.exit_code == 0, submitted.output
+    challenge = submitted.output.split()[0]
+    assert (
+        "counted"
+        in runner.invoke(lvf_app, ["challenge", "vote", challenge, "--voter", "v", "--db", db]).output
+    )
+    queue = json.loads(runner.invoke(lvf_app, ["challenge", "queue", "--json", "--db", db]).output)
+    assert queue[0]["challenge_id"] == challenge and queue[0]["votes"] == 1
+    assert "1 vote(s)" in runner.invoke(lvf_app, ["challenge", "queue", "--db", db]).output
+    asked = runner.invoke(
+        lvf_app,
+        [
+            "challenge",
+            "review",
+            challenge,
+            "--action",
+            "request-more-info",
+            "--reviewer",
+            "r",
+            "--note",
+            "n",
+            "--db",
+            db,
+        ],
+    )
+    assert asked.output.strip().endswith("awaiting_submitter")
+    responded = runner.invoke(lvf_app, ["challenge", "respond", challenge, str(submission), "--db", db])
+    assert responded.output.strip().endswith("queued")
+    accepted = runner.invoke(
+        lvf_app, ["challenge", "review", challenge, "--action", "accept", "--reviewer", "r", "--db", db]
+    )
+    assert accepted.output.strip().endswith("accepted")
+    history = json.loads(runner.invoke(lvf_app, ["challenge", "show", challenge, "--db", db]).output)
+    assert history["state"] == "accepted" and len(history["events"]) == 4
+
+
+def test_methodology_command_prints_the_rendered_page() -> None:
+    result = runner.invoke(lvf_app, ["methodology", "lvf@3.0"])
+    assert result.output == render_lvf_methodology(load_lvf_config("lvf@3.0"))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "missing.json"],
+        ["score", LEDGER, "--version", "lvf@9.9"],
+        ["score", LEDGER, "--claim", "nope"],
+        ["methodology", "lvf@1.0"],
+        ["show", "5"],
+        ["challenge", "submit", "missing.json"],
+        ["challenge", "review", "ch-x", "--action", "accept", "--reviewer", "r"],
+        ["challenge", "vote", "ch-x", "--voter", "v"],
+        ["challenge", "show", "ch-x"],
+    ],
+)
+def test_bad_input_is_a_clear_error_with_exit_code_2(args: list[str], tmp_path: Path) -> None:
+    needs_db = args[0] in {"show", "challenge"}
+    result = runner.invoke(lvf_app, args + (["--db", str(tmp_path / "x.db")] if needs_db else []))
+    assert result.exit_code == 2 and "error:" in result.output and "Traceback" not in result.output
+
+
+def test_an_invalid_submission_is_refused_with_its_problem(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"run_id": 1, "submitter": "s", "reason": "r", "evidence": []}))
+    result = runner.invoke(lvf_app, ["challenge", "submit", str(bad), "--db", str(tmp_path / "x.db")])
+    assert result.exit_code == 2 and "evidence" in result.output
+
+
+@pytest.mark.parametrize("ref", ["lvf@3.0", "lvf@2.0"])
+def test_published_lvf_methodology_pages_are_up_to_date(ref: str) -> None:
+    page = Path(__file__).parents[3] / "docs" / "methodology" / f"{ref.replace('@', '-')}.md"
+    assert page.read_text() == render_lvf_methodology(load_lvf_config(ref)), (
+        f"regenerate with `icarus lvf methodology {ref} > {page.name}`"
+    )
+
+
+def test_methodology_follows_a_changed_number() -> None:
+    config = load_lvf_config("lvf@3.0")
+    changed = config.model_copy(update={"checkworthiness_gate": Decimal("0.35")})
+    assert "below 0.35" in render_lvf_methodology(changed)
+    assert "below 0.30" in render_lvf_methodology(config)
