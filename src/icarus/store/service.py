@@ -100,7 +100,7 @@ class ServiceStore:
                 CheckRequest(
                     id=check_id,
                     input_kind=input_kind,
-                    input_json=json.dumps(payload, ensure_ascii=False, sort_keys=True),
+                    input_json=json.dumps(payload, sort_keys=True),
                     policy=policy,
                     post_id=post_id,
                     state=RequestState.QUEUED,
@@ -339,6 +339,20 @@ class ServiceStore:
                 EventInfo(row.id, row.check_id, row.at, row.kind, json.loads(row.data_json)) for row in rows
             ]
 
+    def all_events(self, after: int = 0, limit: int = 500) -> list[EventInfo]:
+        """Events of every check after id ``after``, in order (the dashboard's live feed)."""
+        with self.store.reading() as session:
+            rows = session.scalars(
+                select(CheckEvent).where(CheckEvent.id > after).order_by(CheckEvent.id).limit(limit)
+            ).all()
+            return [
+                EventInfo(row.id, row.check_id, row.at, row.kind, json.loads(row.data_json)) for row in rows
+            ]
+
+    def last_event_id(self) -> int:
+        with self.store.reading() as session:
+            return int(session.scalar(select(func.max(CheckEvent.id))) or 0)
+
     # --- removals --------------------------------------------------------------------------------------
 
     def hide(self, subject_kind: str, subject_id: str, reason: str, now: datetime) -> bool:
@@ -387,9 +401,7 @@ def _runnable(now: datetime) -> Any:
 
 
 def _event(session: Session, check_id: str, now: datetime, kind: str, data: Mapping[str, Any]) -> None:
-    session.add(
-        CheckEvent(check_id=check_id, at=now, kind=kind, data_json=json.dumps(data, ensure_ascii=False))
-    )
+    session.add(CheckEvent(check_id=check_id, at=now, kind=kind, data_json=json.dumps(data)))
 
 
 def _request_info(row: CheckRequest) -> RequestInfo:

@@ -1,0 +1,179 @@
+"""The FastAPI application: ``create_app(settings)`` wires the store, the queue, auth and the pages.
+
+Everything the app talks to can be handed in (a runner with a fake clock, an enqueue function that runs
+jobs inline), so tests exercise the real routes without a worker process or a sleeping clock.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from typing import Any
+
+from fastapi import FastAPI, Request, status
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from icarus.api.auth import RateLimiter, Security
+from icarus.api.routes import build_router
+from icarus.jobs.queue import bind_tasks, create_huey
+from icarus.jobs.runner import Enqueue, JobRunner, RunnerConfig, settings_services
+from icarus.jobs.sweep import DeletionSweep, PostStatusSource, x_status_source
+from icarus.ledger import SubjectKind
+from icarus.settings import Settings
+from icarus.store import NotFound, Store
+from icarus.store.tokens import TokenStore
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("icarus.api")
+DASHBOARD_ROWS = 50
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    runner: JobRunner | None = None,
+    enqueue: Enqueue | None = None,
+    status_source: PostStatusSource | None = None,
+    limiter: RateLimiter | None = None,
+) -> FastAPI:
+    """The Icarus service. Without ``runner`` it opens the configured store; without ``enqueue`` it
+    queues jobs on the configured huey (SQLite file or Redis) for ``icarus worker`` to run."""
+    settings = settings or Settings()
+    if runner is None:
+        store = Store(settings.resolved_database_url).open()
+        runner = JobRunner(
+            store, settings_services(settings), config=RunnerConfig.from_settings(settings), settings=settings
+        )
+    if enqueue is None and runner.enqueue is None:
+        tasks = bind_tasks(create_huey(settings))
+        enqueue = _never_lose(tasks.enqueue)
+    if enqueue is not None:
+        runner.enqueue = enqueue
+    clock: Callable[[], datetime] = runner.clock
+    sweep = DeletionSweep(runner.service, status_source or x_status_source(settings), clock=clock)
+    security = Security(TokenStore(runner.store), settings, limiter)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> Any:
+        yield
+        runner.store.close()
+
+    app = FastAPI(
+        title="Icarus",
+        summary="Evidence review for factual claims: checks, versioned reports, rechecks.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.state.runner = runner
+    app.state.settings = settings
+    app.include_router(build_router(runner, security, settings, sweep))
+    _mount_pages(app, runner)
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [
+            {"field": ".".join(str(part) for part in error.get("loc", ())), "message": str(error.get("msg"))}
+            for error in exc.errors()
+        ]
+        message = "; ".join(f"{p['field']}: {p['message']}" for p in problems) or "invalid request"
+        return JSONResponse(
+            {"detail": message, "errors": problems}, status_code=status.HTTP_422_UNPROCESSABLE_CONTENT
+        )
+
+    return app
+
+
+def _never_lose(enqueue: Enqueue) -> Enqueue:
+    """A queue outage must not fail a submission: the job is in the database and the dispatcher will
+    hand it out when the queue is back."""
+
+    def safe(check_id: str, run_key: str) -> None:
+        try:
+            enqueue(check_id, run_key)
+        except Exception as exc:
+            log.warning("queue unavailable (%s); %s/%s waits for the dispatcher", exc, check_id, run_key)
+
+    return safe
+
+
+def _mount_pages(app: FastAPI, runner: JobRunner) -> None:
+    """The report page, dashboard and methodology from ``icarus.web``; a plain page if it is absent."""
+    try:
+        from icarus.web import Links, RecentCheck, ReportPage, create_web_router
+    except ImportError:  # pragma: no cover - the pages ship with the package
+        _placeholder_pages(app)
+        return
+    store, service = runner.store, runner.service
+
+    def hidden(subject_kind: str, subject_id: str) -> str | None:
+        if subject_kind != SubjectKind.X_POST.value:
+            return None
+        removal = service.removal(subject_kind, subject_id)
+        return None if removal is None else f"the post was {removal.reason}"
+
+    def recent_row(check_id: str) -> RecentCheck:
+        request = service.request(check_id)
+        try:
+            latest = store.latest(check_id)
+        except NotFound:
+            return RecentCheck(
+                check_id=check_id,
+                status=request.state.value,
+                created_at=request.submitted_at,
+                subject_kind=request.input_kind,
+                subject_id=request.post_id or "",
+            )
+        subject = latest.ledger().get("subject") or {}
+        kind, subject_id = str(subject.get("kind", "")), str(subject.get("subject_id", ""))
+        claims = latest.result().get("claims") or []
+        headline = None if hidden(kind, subject_id) or not claims else str(claims[0].get("text", ""))
+        return RecentCheck(
+            check_id=check_id,
+            status=request.state.value,
+            created_at=request.submitted_at,
+            subject_kind=kind,
+            subject_id=subject_id,
+            latest_version=latest.version,
+            label=latest.label,
+            band=latest.band,
+            as_of=latest.as_of,
+            headline=headline,
+        )
+
+    def load_report(check_id: str, version: int | None) -> ReportPage | RecentCheck:
+        if version is None:
+            row = recent_row(check_id)  # NotFound for an unknown check
+            if row.latest_version is None:
+                return row
+            version = row.latest_version
+        stored = store.version(check_id, version)
+        ledger = stored.ledger()
+        subject = ledger.get("subject") or {}
+        return ReportPage(
+            result=stored.result(),
+            ledger=ledger,
+            check_id=check_id,
+            version=stored.version,
+            versions=store.versions(check_id),
+            previous_result=store.version(check_id, version - 1).result() if version > 1 else None,
+            source_hidden=hidden(str(subject.get("kind", "")), str(subject.get("subject_id", ""))),
+        )
+
+    def recent_checks() -> Sequence[RecentCheck]:
+        return [recent_row(row.check_id) for row in service.recent(DASHBOARD_ROWS)]
+
+    app.include_router(create_web_router(load_report=load_report, recent_checks=recent_checks, links=Links()))
+
+
+def _placeholder_pages(app: FastAPI) -> None:  # pragma: no cover
+    @app.get("/", include_in_schema=False, response_class=HTMLResponse)
+    def home() -> str:
+        return "<!doctype html><title>Icarus</title><p>Icarus is running. The API is under /v1.</p>"

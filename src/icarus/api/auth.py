@@ -1,0 +1,146 @@
+"""Who is calling, what they may do, and how often.
+
+A caller is anonymous or presents ``Authorization: Bearer icr_…``. Tokens are looked up by hash (see
+``icarus.store.tokens``); an unknown or revoked token is refused (401) rather than treated as anonymous.
+Roles nest: reader < api < admin. Every caller is rate limited per minute: a token by its own limit or
+its role's default, an anonymous caller by client address. Limits are counted in this process; run the
+API as one process per limit you want enforced, or put a shared limiter in front.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from fastapi import HTTPException, Request, status
+
+from icarus.settings import Settings
+from icarus.store.tokens import Role, TokenInfo, TokenStore
+
+__all__ = ["Principal", "RateLimiter", "Security"]
+
+WINDOW_S: Final = 60.0
+TOKEN_CACHE_S: Final = 5.0  # a revoked token stops working within this long
+
+
+@dataclass(frozen=True)
+class Principal:
+    role: Role | None  # None: anonymous
+    key: str  # what the rate limit counts against
+    token_id: int | None = None
+
+
+class RateLimiter:
+    """Fixed one-minute windows per key; thread-safe. ``hit`` returns seconds to wait, or None."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._windows: dict[str, tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    def hit(self, key: str, limit: int) -> float | None:
+        now = self._clock()
+        with self._lock:
+            start, count = self._windows.get(key, (now, 0))
+            if now - start >= WINDOW_S:
+                start, count = now, 0
+            if count >= limit:
+                return max(0.0, WINDOW_S - (now - start))
+            self._windows[key] = (start, count + 1)
+            if len(self._windows) > 100_000:  # forget idle callers rather than grow without bound
+                self._windows = {k: v for k, v in self._windows.items() if now - v[0] < WINDOW_S}
+            return None
+
+
+class Security:
+    """The API's authentication, authorisation and rate limiting, as FastAPI dependencies."""
+
+    def __init__(self, tokens: TokenStore, settings: Settings, limiter: RateLimiter | None = None) -> None:
+        self.tokens = tokens
+        self.settings = settings
+        self.limiter = limiter or RateLimiter()
+        self._cache: dict[str, tuple[float, TokenInfo | None]] = {}
+        self._lock = threading.Lock()
+
+    def principal(self, request: Request) -> Principal:
+        header = request.headers.get("authorization", "")
+        if not header:
+            host = request.client.host if request.client else "unknown"
+            caller = Principal(None, f"addr:{host}")
+            limit = self.settings.api_rate_anonymous
+        else:
+            scheme, _, secret = header.partition(" ")
+            if scheme.lower() != "bearer" or not secret.strip():
+                raise _unauthorised("use 'Authorization: Bearer <token>'")
+            info = self._lookup(secret.strip())
+            if info is None:
+                raise _unauthorised("unknown or revoked token")
+            caller = Principal(info.role, f"token:{info.id}", info.id)
+            limit = info.rate_per_minute or self._role_limit(info.role)
+        wait = self.limiter.hit(caller.key, limit)
+        if wait is not None:
+            raise HTTPException(
+                status.HTTP_429_TOO_MANY_REQUESTS,
+                detail=f"rate limit of {limit} requests per minute reached",
+                headers={"Retry-After": str(int(wait) + 1)},
+            )
+        request.state.principal = caller
+        return caller
+
+    def reader(self, request: Request) -> Principal:
+        """Reading reports: anyone when public reads are on, else a token with at least the reader role."""
+        caller = self.principal(request)
+        if caller.role is None and not self.settings.api_public_reads:
+            raise _unauthorised("reading needs a token (ICARUS_API_PUBLIC_READS is off)")
+        return caller
+
+    def api(self, request: Request) -> Principal:
+        return self._at_least(request, Role.API)
+
+    def admin(self, request: Request) -> Principal:
+        return self._at_least(request, Role.ADMIN)
+
+    def hidden_admin(self, request: Request) -> Principal:
+        """Admin-only routes that do not exist for anyone else: 404, not 401/403."""
+        caller = self.principal(request)
+        if caller.role is not Role.ADMIN:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail="Not Found")
+        return caller
+
+    def _at_least(self, request: Request, needed: Role) -> Principal:
+        caller = self.principal(request)
+        if caller.role is None:
+            raise _unauthorised(f"this needs a token with the {needed.value} role")
+        if not caller.role.allows(needed):
+            raise HTTPException(
+                status.HTTP_403_FORBIDDEN,
+                detail=f"this needs the {needed.value} role, not {caller.role.value}",
+            )
+        return caller
+
+    def _role_limit(self, role: Role) -> int:
+        return {
+            Role.READER: self.settings.api_rate_reader,
+            Role.API: self.settings.api_rate_api,
+            Role.ADMIN: self.settings.api_rate_admin,
+        }[role]
+
+    def _lookup(self, secret: str) -> TokenInfo | None:
+        now = time.monotonic()
+        with self._lock:
+            cached = self._cache.get(secret)
+            if cached is not None and now - cached[0] < TOKEN_CACHE_S:
+                return cached[1]
+        info = self.tokens.authenticate(secret)
+        with self._lock:
+            if len(self._cache) > 10_000:
+                self._cache.clear()
+            self._cache[secret] = (now, info)
+        return info
+
+
+def _unauthorised(message: str) -> HTTPException:
+    return HTTPException(status.HTTP_401_UNAUTHORIZED, detail=message, headers={"WWW-Authenticate": "Bearer"})

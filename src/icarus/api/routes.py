@@ -1,0 +1,378 @@
+"""The ``/v1`` endpoints: checks, their versions and timeline, ledgers and traces, ClaimReview, events,
+snapshots, policies, and the admin-only diagnostics."""
+
+from typing import Annotated, Any, Final
+
+from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, status
+from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from icarus.api.auth import Principal, Security
+from icarus.api.schemas import (
+    CheckAccepted,
+    CheckList,
+    CheckStatusOut,
+    CorrectionIn,
+    Diagnostics,
+    PolicyOut,
+    PolicySummary,
+    RecheckIn,
+    RemovalIn,
+    RunAccepted,
+    ScheduledRun,
+    SnapshotOut,
+    TimelineOut,
+    VersionEntry,
+    VersionOut,
+)
+from icarus.api.sse import EventStream
+from icarus.jobs.inputs import CaptureFailed, CheckInput
+from icarus.jobs.runner import JobRunner
+from icarus.jobs.sweep import DeletionSweep, PostStatus
+from icarus.ledger import SubjectKind
+from icarus.reports.claimreview import claim_reviews
+from icarus.reports.redaction import redact_ledger, redact_result
+from icarus.scoring.icarus.config import POLICY_FILES, UnknownPolicyError, load_policy
+from icarus.scoring.icarus.methodology import render_methodology
+from icarus.settings import Settings
+from icarus.store import NotFound, StoredVersion
+from icarus.store.service import RequestInfo
+from icarus.store.tables import JobState
+
+__all__ = ["build_router"]
+
+CHECK_ID: Final = r"^[A-Za-z0-9_-]{1,64}$"
+MAX_VERSION: Final = 2**31 - 1
+CheckId = Annotated[str, Path(pattern=CHECK_ID, description="The check id returned on submission.")]
+VersionNo = Annotated[int, Path(ge=1, le=MAX_VERSION, description="Version number, 1 for the first.")]
+
+_NOT_FOUND: Final[dict[int | str, dict[str, Any]]] = {404: {"description": "Unknown check or version"}}
+
+
+def build_router(
+    runner: JobRunner, security: Security, settings: Settings, sweep: DeletionSweep
+) -> APIRouter:
+    router = APIRouter(prefix="/v1")
+    service, store = runner.service, runner.store
+    base = settings.public_base_url.rstrip("/")
+    events = EventStream(service)
+    Reader = Annotated[Principal, Depends(security.reader)]
+    Api = Annotated[Principal, Depends(security.api)]
+    Admin = Annotated[Principal, Depends(security.admin)]
+    HiddenAdmin = Annotated[Principal, Depends(security.hidden_admin)]
+
+    def links(check_id: str) -> dict[str, str]:
+        return {
+            "self": f"/v1/checks/{check_id}",
+            "report": f"/v1/checks/{check_id}/report",
+            "timeline": f"/v1/checks/{check_id}/timeline",
+            "events": f"/v1/checks/{check_id}/events",
+            "page": f"/checks/{check_id}",
+        }
+
+    def hidden_reason(request_info: RequestInfo | None, stored: StoredVersion | None) -> str | None:
+        post_id = request_info.post_id if request_info else None
+        if post_id is None and stored is not None:
+            subject = stored.ledger().get("subject") or {}
+            if subject.get("kind") == SubjectKind.X_POST.value:
+                post_id = str(subject.get("subject_id"))
+        if post_id is None:
+            return None
+        removal = service.removal(SubjectKind.X_POST.value, post_id)
+        return None if removal is None else removal.reason
+
+    def request_or_404(check_id: str) -> RequestInfo:
+        try:
+            return service.request(check_id)
+        except NotFound as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
+
+    def status_of(info: RequestInfo) -> CheckStatusOut:
+        try:
+            latest: StoredVersion | None = store.latest(info.check_id)
+        except NotFound:
+            latest = None
+        upcoming = [j.due_at for j in service.jobs(info.check_id) if j.state is JobState.SCHEDULED]
+        return CheckStatusOut(
+            id=info.check_id,
+            state=info.state.value,
+            state_reason=info.state_reason,
+            detail=info.detail,
+            input_kind=info.input_kind,
+            post_id=info.post_id,
+            submitted_at=info.submitted_at,
+            updated_at=info.updated_at,
+            latest_version=latest.version if latest else None,
+            label=latest.label if latest else None,
+            band=latest.band if latest else None,
+            next_run_at=min(upcoming) if upcoming else None,
+            source_hidden=hidden_reason(info, latest),
+            links=links(info.check_id),
+        )
+
+    def version_or_404(check_id: str, version: int | None) -> StoredVersion:
+        try:
+            return store.latest(check_id) if version is None else store.version(check_id, version)
+        except NotFound as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
+
+    def version_out(stored: StoredVersion) -> VersionOut:
+        hidden = hidden_reason(None, stored)
+        result = stored.result()
+        return VersionOut(
+            id=stored.check_id,
+            version=stored.version,
+            url=f"{base}{stored.url_path}",
+            created_at=stored.created_at,
+            as_of=stored.as_of,
+            policy=stored.policy,
+            config_hash=stored.config_hash,
+            code_hash=stored.code_hash,
+            ledger_hash=stored.ledger_hash,
+            trace_hash=stored.trace_hash,
+            label=stored.label,
+            band=stored.band,
+            reason=stored.reason.value,
+            what_changed=stored.what_changed,
+            source_hidden=hidden,
+            result=redact_result(result, hidden) if hidden else result,
+        )
+
+    @router.post(
+        "/checks",
+        status_code=status.HTTP_202_ACCEPTED,
+        response_model=CheckAccepted,
+        responses={422: {"description": "Invalid input"}, 401: {"description": "No or bad token"}},
+    )
+    def submit_check(body: CheckInput, _caller: Api) -> JSONResponse:
+        """Submit a check: exactly one of `text`, `url`, `post` (tagging reply id/URL) or `payload`."""
+        try:
+            check_id = runner.submit(body)
+        except CaptureFailed as exc:
+            raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
+        accepted = CheckAccepted(id=check_id, state="queued", links=links(check_id))
+        return JSONResponse(
+            accepted.model_dump(), status_code=202, headers={"Location": f"/v1/checks/{check_id}"}
+        )
+
+    @router.get("/checks", response_model=CheckList)
+    def list_checks(
+        _caller: Reader,
+        post_id: Annotated[
+            str | None, Query(pattern=r"^[0-9]{1,25}$", description="Only checks of this X post.")
+        ] = None,
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> CheckList:
+        """Recent checks, newest first, or every check of one X post. Never by person."""
+        rows = service.requests_for_post(post_id) if post_id else service.recent(limit)
+        return CheckList(checks=[status_of(row) for row in rows[:limit]])
+
+    @router.get("/checks/{check_id}", response_model=CheckStatusOut, responses=_NOT_FOUND)
+    def check_status(check_id: CheckId, _caller: Reader) -> CheckStatusOut:
+        """Where a check stands: queued, running, recorded, pending (with a reason) or failed."""
+        return status_of(request_or_404(check_id))
+
+    @router.get("/checks/{check_id}/report", response_model=VersionOut, responses=_NOT_FOUND)
+    def latest_report(check_id: CheckId, _caller: Reader) -> VersionOut:
+        """The latest version's published result. 404 until the first version is recorded."""
+        return version_out(version_or_404(check_id, None))
+
+    @router.get("/checks/{check_id}/versions", response_model=list[VersionEntry], responses=_NOT_FOUND)
+    def list_versions(check_id: CheckId, _caller: Reader) -> list[VersionEntry]:
+        """Every version, first to latest, with what changed and why."""
+        request_or_404(check_id)
+        try:
+            entries = store.versions(check_id)
+        except NotFound:
+            entries = []
+        return [_entry(e, base) for e in entries]
+
+    @router.get("/checks/{check_id}/versions/{version}", response_model=VersionOut, responses=_NOT_FOUND)
+    def one_version(check_id: CheckId, version: VersionNo, _caller: Reader) -> VersionOut:
+        """One version exactly as published (its own URL, policy, hashes and trace)."""
+        return version_out(version_or_404(check_id, version))
+
+    @router.get("/checks/{check_id}/versions/{version}/ledger", responses=_NOT_FOUND)
+    def version_ledger(check_id: CheckId, version: VersionNo, _caller: Reader) -> dict[str, Any]:
+        """The evidence ledger the version was scored from (`icarus score` reproduces it)."""
+        stored = version_or_404(check_id, version)
+        hidden = hidden_reason(None, stored)
+        return redact_ledger(stored.ledger(), hidden) if hidden else stored.ledger()
+
+    @router.get("/checks/{check_id}/versions/{version}/trace", responses=_NOT_FOUND)
+    def version_trace(check_id: CheckId, version: VersionNo, _caller: Reader) -> dict[str, Any]:
+        """The version's scoring trace with the hashes that pin it."""
+        stored = version_or_404(check_id, version)
+        return {
+            "id": stored.check_id,
+            "version": stored.version,
+            "trace_hash": stored.trace_hash,
+            "ledger_hash": stored.ledger_hash,
+            "config_hash": stored.config_hash,
+            "code_hash": stored.code_hash,
+            "trace": stored.result()["trace"],
+        }
+
+    @router.get("/checks/{check_id}/timeline", response_model=TimelineOut, responses=_NOT_FOUND)
+    def timeline(check_id: CheckId, _caller: Reader) -> TimelineOut:
+        """Versions with what changed and why, and every run: done, scheduled or cancelled."""
+        request_or_404(check_id)
+        try:
+            entries = store.versions(check_id)
+        except NotFound:
+            entries = []
+        runs = [
+            ScheduledRun(
+                run_key=j.run_key,
+                reason=j.reason,
+                due_at=j.due_at,
+                state=j.state.value,
+                note=j.note,
+                outcome=j.outcome,
+            )
+            for j in service.jobs(check_id)
+        ]
+        return TimelineOut(id=check_id, versions=[_entry(e, base) for e in entries], runs=runs)
+
+    @router.get("/checks/{check_id}/claimreview", responses=_NOT_FOUND)
+    def claimreview(check_id: CheckId, _caller: Reader) -> JSONResponse:
+        """schema.org ClaimReview JSON-LD for the latest version's decided claims (an empty graph if none)."""
+        stored = version_or_404(check_id, None)
+        hidden = hidden_reason(None, stored)
+        result = redact_result(stored.result(), hidden) if hidden else stored.result()
+        subject = stored.ledger().get("subject") or {}
+        reviews = claim_reviews(
+            result,
+            report_url=f"{base}{stored.url_path}",
+            published_at=stored.created_at.isoformat(),
+            organisation_url=base,
+            subject_url=None if hidden else subject.get("url"),
+        )
+        return JSONResponse(
+            {"@context": "https://schema.org", "@graph": reviews}, media_type="application/ld+json"
+        )
+
+    @router.get(
+        "/checks/{check_id}/events",
+        response_class=StreamingResponse,
+        responses={200: {"content": {"text/event-stream": {}}}, **_NOT_FOUND},
+    )
+    async def check_events(
+        request: Request,
+        check_id: CheckId,
+        _caller: Reader,
+        once: Annotated[bool, Query(description="Send the events so far and close.")] = False,
+    ) -> StreamingResponse:
+        """Server-sent events: `status`, `progress`, `version` and `removal`. Resumes from `Last-Event-ID`."""
+        await run_in_threadpool(request_or_404, check_id)
+        return events.response(request, check_id, once=once)
+
+    @router.get(
+        "/events", response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}}
+    )
+    async def all_events(
+        request: Request,
+        _caller: Reader,
+        once: Annotated[bool, Query(description="Send the events so far and close.")] = False,
+    ) -> StreamingResponse:
+        """Server-sent events of every check (the dashboard's live feed); new events only unless resuming."""
+        return events.response(request, None, once=once)
+
+    @router.post(
+        "/checks/{check_id}/rechecks",
+        status_code=status.HTTP_202_ACCEPTED,
+        response_model=RunAccepted,
+        responses=_NOT_FOUND,
+    )
+    def request_recheck(check_id: CheckId, body: RecheckIn, _caller: Api) -> RunAccepted:
+        """Queue a recheck now; it becomes a new version (reason `recheck`)."""
+        try:
+            run_key = runner.request_run(check_id, correction=False, note=body.note)
+        except NotFound as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
+        return RunAccepted(id=check_id, run_key=run_key)
+
+    @router.post(
+        "/checks/{check_id}/corrections",
+        status_code=status.HTTP_202_ACCEPTED,
+        response_model=RunAccepted,
+        responses=_NOT_FOUND,
+    )
+    def request_correction(check_id: CheckId, body: CorrectionIn, _caller: Admin) -> RunAccepted:
+        """Queue a correction run (admin): a new version, reason `correction`, saying what and why."""
+        try:
+            run_key = runner.request_run(check_id, correction=True, note=body.note)
+        except NotFound as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
+        return RunAccepted(id=check_id, run_key=run_key)
+
+    @router.get("/snapshots/{ref}", response_model=list[SnapshotOut], responses=_NOT_FOUND)
+    def snapshot(
+        ref: Annotated[str, Path(pattern=r"^sha256:[0-9a-f]{64}$")], _caller: Reader
+    ) -> list[SnapshotOut]:
+        """Every address the snapshot's bytes were fetched from, and when."""
+        try:
+            return [SnapshotOut(**vars(info)) for info in store.snapshots(ref)]
+        except NotFound as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
+
+    @router.get("/policies", response_model=list[PolicySummary])
+    def policies(_caller: Reader) -> list[PolicySummary]:
+        """The shipped policy versions and their config hashes."""
+        return [
+            PolicySummary(ref=ref, config_hash=load_policy(ref).config_hash) for ref in sorted(POLICY_FILES)
+        ]
+
+    @router.get(
+        "/policies/{ref}", response_model=PolicyOut, responses={404: {"description": "Unknown policy"}}
+    )
+    def policy(ref: Annotated[str, Path(max_length=64)], _caller: Reader) -> PolicyOut:
+        """A policy's methodology page (Markdown, rendered from its config) and the config itself."""
+        try:
+            config = load_policy(ref)
+        except UnknownPolicyError as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
+        return PolicyOut(
+            ref=ref,
+            config_hash=config.config_hash,
+            methodology_markdown=render_methodology(config),
+            config=config.model_dump(mode="json"),
+        )
+
+    @router.get("/admin/diagnostics", response_model=Diagnostics, include_in_schema=False)
+    def diagnostics(_caller: HiddenAdmin) -> Diagnostics:
+        return Diagnostics(
+            database=store.engine.dialect.name,
+            queue="redis" if settings.redis_url else "sqlite",
+            requests=service.request_counts(),
+            jobs=service.job_counts(),
+            due_now=len(service.due(runner.clock())),
+            last_event_id=service.last_event_id(),
+        )
+
+    @router.post("/admin/removals", include_in_schema=False, status_code=status.HTTP_201_CREATED)
+    def record_removal(body: RemovalIn, _caller: HiddenAdmin) -> dict[str, Any]:
+        added = sweep.hide(body.post_id, PostStatus(body.reason))
+        return {"post_id": body.post_id, "reason": body.reason, "new": added}
+
+    @router.post("/admin/sweep", include_in_schema=False)
+    def run_sweep(_caller: HiddenAdmin) -> dict[str, Any]:
+        report = sweep.run()
+        return {"looked_at": report.looked_at, "hidden": report.hidden, "unknown": report.unknown}
+
+    return router
+
+
+def _entry(entry: Any, base: str) -> VersionEntry:
+    return VersionEntry(
+        version=entry.version,
+        url=f"{base}{entry.url_path}",
+        created_at=entry.created_at,
+        as_of=entry.as_of,
+        policy=entry.policy,
+        label=entry.label,
+        band=entry.band,
+        reason=entry.reason.value,
+        what_changed=entry.what_changed,
+        trace_hash=entry.trace_hash,
+    )

@@ -1,0 +1,81 @@
+"""The queue that wakes workers: SqliteHuey embedded, RedisHuey when ``ICARUS_REDIS_URL`` is set.
+
+The queue carries only (check id, run key) pairs. What should run and when lives in the database, so a
+message lost with a killed worker costs nothing: the periodic dispatcher hands the job out again once
+its lease runs out. Task names are fixed, so every process that binds the tasks agrees on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from huey import Huey, RedisHuey, SqliteHuey, crontab
+
+from icarus.settings import Settings
+
+__all__ = ["QUEUE_NAME", "Tasks", "bind_tasks", "create_huey"]
+
+QUEUE_NAME: Final = "icarus"
+QUEUE_FILE: Final = "queue.db"
+
+
+def create_huey(settings: Settings, *, immediate: bool = False) -> Huey:
+    """The queue for ``settings``; ``immediate`` runs tasks inline (huey's own testing switch)."""
+    if settings.redis_url:
+        return RedisHuey(QUEUE_NAME, url=settings.redis_url, results=False, immediate=immediate)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    return SqliteHuey(
+        QUEUE_NAME, filename=str(settings.data_dir / QUEUE_FILE), results=False, immediate=immediate
+    )
+
+
+@dataclass(frozen=True)
+class Tasks:
+    """The bound tasks: ``run_job(check_id, run_key)`` enqueues a run."""
+
+    huey: Huey
+    run_job: Any
+    dispatch: Any
+    sweep: Any
+
+    def enqueue(self, check_id: str, run_key: str) -> None:
+        self.run_job(check_id, run_key)
+
+
+def bind_tasks(
+    huey: Huey,
+    *,
+    run: Callable[[str, str], object] | None = None,
+    dispatch: Callable[[], object] | None = None,
+    sweep: Callable[[], object] | None = None,
+    sweep_minutes: int = 60,
+) -> Tasks:
+    """Register Icarus's tasks on ``huey``. Producers (the API) bind without callables: they only enqueue."""
+
+    def missing() -> None:
+        raise RuntimeError("this process only enqueues; run `icarus worker` to execute jobs")
+
+    def run_job(check_id: str, run_key: str) -> None:
+        (run or (lambda _c, _k: missing()))(check_id, run_key)
+
+    def dispatch_due() -> None:
+        (dispatch or missing)()
+
+    def deletion_sweep() -> None:
+        (sweep or missing)()
+
+    task: Any = huey.task(name="icarus.run_job")
+    every_minute: Any = huey.periodic_task(crontab(minute="*"), name="icarus.dispatch_due")
+    sweeping: Any = huey.periodic_task(_every(sweep_minutes), name="icarus.deletion_sweep")
+    return Tasks(huey, task(run_job), every_minute(dispatch_due), sweeping(deletion_sweep))
+
+
+def _every(minutes: int) -> Any:
+    """A crontab for "every ``minutes``" (at most daily), so deletions are hidden within that time."""
+    minutes = max(1, min(minutes, 1440))
+    if minutes < 60:
+        return crontab(minute=f"*/{minutes}")
+    hours = max(1, minutes // 60)
+    return crontab(minute="0", hour="*" if hours == 1 else f"*/{min(hours, 23)}" if hours < 24 else "0")

@@ -1,0 +1,349 @@
+"""Running checks as jobs: submit, run (first runs, rechecks, retries, corrections), dispatch, repair.
+
+The database is the source of truth for what should run and when (``jobs``); the queue (huey) only makes
+it run soon. A job is leased before it runs, and its version is recorded together with its run key in one
+transaction, so a job may run twice (a worker died, a message was delivered twice) but a run never
+records two versions and never half a version. The clock is injected; nothing here sleeps.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
+
+from icarus.jobs.inputs import CaptureFailed, CheckInput, capture_subject, validate_input
+from icarus.jobs.schedule import (
+    CORRECTION_PREFIX,
+    FIRST_RUN,
+    RECHECK_PREFIX,
+    REQUESTED_PREFIX,
+    SEARCH_RETRY_PREFIX,
+    describe_run,
+    missed_collapsed,
+    recheck_slots,
+    recheck_triggers,
+    search_retry_slot,
+    search_unavailable,
+)
+from icarus.ledger import CheckHistory, Ledger, PriorRun, Subject, SubjectKind
+from icarus.pipeline.check import CheckOutput, CheckServices, run_check
+from icarus.scoring.icarus.config import load_policy
+from icarus.scoring.icarus.engine import score_ledger
+from icarus.settings import Settings
+from icarus.store import NotFound, Reason, Store, changes
+from icarus.store.service import JobInfo, ServiceStore
+from icarus.store.tables import RequestState
+
+__all__ = ["Clock", "Enqueue", "JobRunner", "RunnerConfig", "ServicesFactory", "settings_services"]
+
+log = logging.getLogger("icarus.jobs")
+
+Clock = Callable[[], datetime]
+ServicesFactory = Callable[[str | None], CheckServices]
+Enqueue = Callable[[str, str], None]
+
+SEARCH_UNAVAILABLE: Final = "search_unavailable"
+
+
+@dataclass(frozen=True)
+class RunnerConfig:
+    """How long a worker may hold a job, when to retry after failures, and how many times."""
+
+    lease: timedelta = timedelta(minutes=5)
+    search_retry_minutes: tuple[int, ...] = (10, 30, 120)
+    max_attempts: int = 3
+    error_backoff: timedelta = timedelta(minutes=2)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RunnerConfig:
+        return cls(
+            lease=timedelta(seconds=settings.job_lease_s),
+            search_retry_minutes=tuple(settings.search_retry_minutes),
+            max_attempts=settings.job_max_attempts,
+        )
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class JobRunner:
+    """Everything a worker does, callable from tests with a fake clock and fake services."""
+
+    def __init__(
+        self,
+        store: Store,
+        services: ServicesFactory,
+        *,
+        config: RunnerConfig | None = None,
+        clock: Clock = _utc_now,
+        enqueue: Enqueue | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        self.settings = settings or Settings()
+        self.store = store
+        self.service = ServiceStore(store)
+        self.services = services
+        self.config = config or RunnerConfig()
+        self.clock = clock
+        self.enqueue = enqueue
+
+    # --- accepting work --------------------------------------------------------------------------------
+
+    def submit(self, request: CheckInput) -> str:
+        """Accept a check and queue its first run; returns the check id. Raises ``CaptureFailed``."""
+        now = self._now()
+        post_id = validate_input(request, now)
+        check_id = uuid.uuid4().hex
+        self.service.submit(
+            check_id, request.kind.value, request.stored(), policy=request.policy, post_id=post_id, now=now
+        )
+        self._kick(check_id, FIRST_RUN)
+        return check_id
+
+    def request_run(self, check_id: str, *, correction: bool, note: str | None) -> str:
+        """Queue an extra run of a recorded check (a requested recheck or a correction); its run key."""
+        self.store.latest(check_id)  # NotFound unless the check has a version to recheck or correct
+        prefix = CORRECTION_PREFIX if correction else REQUESTED_PREFIX
+        run_key = f"{prefix}{uuid.uuid4().hex[:12]}"
+        reason = Reason.CORRECTION if correction else Reason.RECHECK
+        self.service.schedule(check_id, run_key, reason.value, self._now(), self._now(), note=note)
+        self._kick(check_id, run_key)
+        return run_key
+
+    # --- running ---------------------------------------------------------------------------------------
+
+    def run(self, check_id: str, run_key: str) -> str:
+        """Run one job if it is runnable now; returns what happened, in a few words."""
+        now = self._now()
+        job = self.service.claim(check_id, run_key, now, self.config.lease)
+        if job is None:
+            return "not runnable (not due, finished, or held by another worker)"
+        try:
+            outcome = self._execute(job, now)
+        except Exception as exc:  # a bug or an outage must not lose the job: retry, then give up loudly
+            log.exception("job %s/%s failed", check_id, run_key)
+            detail = f"{type(exc).__name__}: {exc}"
+            if job.attempts < self.config.max_attempts:
+                self.service.release(job.id, self._now() + self.config.error_backoff * job.attempts, detail)
+                return f"error, will retry: {detail}"
+            self.service.finish(job.id, self._now(), f"gave up: {detail}")
+            if self._request_state(check_id) is not RequestState.RECORDED:
+                self.service.set_state(
+                    check_id, RequestState.FAILED, self._now(), reason="error", detail=detail
+                )
+            return f"gave up: {detail}"
+        self.service.finish(job.id, self._now(), outcome)
+        return outcome
+
+    def dispatch_due(self) -> int:
+        """Hand every runnable job to the queue (or run it here when there is no queue)."""
+        due = self.service.due(self._now())
+        for job in due:
+            self._kick(job.check_id, job.run_key)
+        return len(due)
+
+    def repair(self) -> int:
+        """Make sure every recorded check has the rechecks its latest version calls for. Idempotent."""
+        added = 0
+        now = self._now()
+        for check_id in self.service.recorded_checks():
+            try:
+                latest = self.store.latest(check_id)
+            except NotFound:
+                continue
+            added += self._plan_rechecks(check_id, latest.result(), now)
+        return added
+
+    # --- internals -------------------------------------------------------------------------------------
+
+    def _now(self) -> datetime:
+        return self.clock().astimezone(UTC).replace(microsecond=0)
+
+    def _kick(self, check_id: str, run_key: str) -> None:
+        if self.enqueue is not None:
+            self.enqueue(check_id, run_key)
+
+    def _request_state(self, check_id: str) -> RequestState:
+        return self.service.request(check_id).state
+
+    def _execute(self, job: JobInfo, now: datetime) -> str:
+        check_id, run_key = job.check_id, job.run_key
+        done = self.service.run_version(check_id, run_key)
+        if done is not None:  # recorded before the worker that ran it stopped: finish its bookkeeping
+            self._after_version(check_id, done, now)
+            return f"already recorded as version {done}"
+        request = self.service.request(check_id)
+        first_kind = run_key == FIRST_RUN or run_key.startswith(SEARCH_RETRY_PREFIX)
+        if request.state is not RequestState.RECORDED:
+            self.service.set_state(check_id, RequestState.RUNNING, now)
+        services = self.services(request.policy)
+        try:
+            subject = self._subject(check_id, request.input, request.policy, first_kind, now, services)
+        except CaptureFailed as exc:
+            if request.state is RequestState.RECORDED:
+                return f"not rechecked: {exc}"
+            self.service.set_state(check_id, RequestState.FAILED, now, reason=exc.reason, detail=exc.detail)
+            return f"capture failed: {exc}"
+        self.store.open_check(subject, check_id)
+
+        def progress(message: str) -> None:
+            self.service.add_event(check_id, "progress", {"message": message, "run": run_key}, self._now())
+
+        output = run_check(subject, services, now, progress=progress)
+        if search_unavailable(note.status for note in output.provider_notes):
+            held = self._search_unavailable(job, request.state, now)
+            if held is not None:
+                return held
+        return self._record(job, subject, output, services, now)
+
+    def _subject(
+        self,
+        check_id: str,
+        stored_input: dict[str, Any],
+        policy: str | None,
+        first_kind: bool,
+        now: datetime,
+        services: CheckServices,
+    ) -> Subject:
+        """First runs capture the input; later runs recheck the subject exactly as first captured."""
+        if not first_kind:
+            try:
+                return Ledger.model_validate(self.store.latest(check_id).ledger()).subject
+            except NotFound:
+                pass
+        request = CheckInput.model_validate({**stored_input, "policy": policy})
+        return capture_subject(request, now, self.settings, services.snapshots)
+
+    def _search_unavailable(self, job: JobInfo, state: RequestState, now: datetime) -> str | None:
+        """Hold the check pending and schedule a retry; None when the last retry has passed (record)."""
+        if state is RequestState.RECORDED:
+            return "search unavailable: not rechecked, the latest version stands"
+        slot = search_retry_slot(job.run_key, now, self.config.search_retry_minutes)
+        if slot is None:
+            return None
+        self.service.schedule(job.check_id, slot.run_key, Reason.FIRST.value, slot.due_at, now)
+        self.service.set_state(
+            job.check_id,
+            RequestState.PENDING,
+            now,
+            reason=SEARCH_UNAVAILABLE,
+            detail=f"every search failed; next try at {slot.due_at.isoformat()}",
+        )
+        return f"{SEARCH_UNAVAILABLE}: retry {slot.run_key} at {slot.due_at.isoformat()}"
+
+    def _record(
+        self, job: JobInfo, subject: Subject, output: CheckOutput, services: CheckServices, now: datetime
+    ) -> str:
+        check_id = job.check_id
+        history = self._history(check_id)
+        ledger = output.ledger.model_copy(update={"history": history})
+        # The pipeline scored a first run; a later run is scored again with its history (G6 reads it).
+        result = output.result if history == CheckHistory() else score_ledger(ledger, services.policy)
+        for item in ledger.evidence:
+            if item.snapshot is not None:
+                self.store.record_snapshot(
+                    item.snapshot.ref,
+                    item.url,
+                    item.retrieved_at or now,
+                    archived=item.snapshot.archived,
+                    archive_url=item.snapshot.archive_url,
+                )
+        try:
+            previous: dict[str, Any] | None = self.store.latest(check_id).result()
+        except NotFound:
+            previous = None
+        why = describe_run(job.run_key, len(self.config.search_retry_minutes), job.note)
+        if previous is None and search_unavailable(n.status for n in output.provider_notes):
+            why += "; search still unavailable, recorded with the evidence at hand"
+        summary = f"{why}: {changes.what_changed(previous, result)}"
+        reason = (
+            Reason.FIRST
+            if previous is None
+            else Reason.CORRECTION
+            if job.run_key.startswith(CORRECTION_PREFIX)
+            else Reason.RECHECK
+        )
+        ref = self.store.record_check(
+            subject, ledger, result, reason, summary, check_id=check_id, run_key=job.run_key
+        )
+        self._after_version(check_id, ref.version, now)
+        return (
+            f"recorded version {ref.version}" if ref.created else f"already recorded as version {ref.version}"
+        )
+
+    def _after_version(self, check_id: str, version: int, now: datetime) -> None:
+        stored = self.store.version(check_id, version)
+        subject = Ledger.model_validate(stored.ledger()).subject
+        post_id = subject.subject_id if subject.kind is SubjectKind.X_POST else None
+        self.service.set_state(check_id, RequestState.RECORDED, now, post_id=post_id)
+        self.service.add_event(
+            check_id,
+            "version",
+            {
+                "version": stored.version,
+                "url_path": stored.url_path,
+                "label": stored.label,
+                "band": stored.band,
+                "reason": stored.reason.value,
+                "what_changed": stored.what_changed,
+            },
+            now,
+        )
+        self._plan_rechecks(check_id, self.store.latest(check_id).result(), now)
+
+    def _plan_rechecks(self, check_id: str, latest_result: dict[str, Any], now: datetime) -> int:
+        """Schedule the remaining recheck slots while the latest version calls for them; else cancel them."""
+        triggers = recheck_triggers(latest_result)
+        if not triggers:
+            self.service.cancel(check_id, RECHECK_PREFIX, now)
+            return 0
+        started = self.store.versions(check_id)[0].as_of
+        offsets = load_policy(str(latest_result["policy"])).gates.recheck_offsets_minutes
+        taken = {job.run_key for job in self.service.jobs(check_id)}
+        added = 0
+        for slot in missed_collapsed(recheck_slots(started, offsets), now, taken):
+            note = "triggers: " + ", ".join(triggers)
+            added += self.service.schedule(
+                check_id, slot.run_key, Reason.RECHECK.value, slot.due_at, now, note
+            )
+        return added
+
+    def _history(self, check_id: str) -> CheckHistory:
+        """The check's earlier runs, for G6 (an ongoing claim decides only when two runs agree)."""
+        try:
+            timeline = self.store.versions(check_id)
+        except NotFound:
+            return CheckHistory()
+        if not timeline:
+            return CheckHistory()
+        runs = []
+        for entry in timeline:
+            result = self.store.version(check_id, entry.version).result()
+            labels = {
+                str(claim["id"]): claim["scored_label"]
+                for claim in result.get("claims", [])
+                if "scored_label" in claim
+            }
+            runs.append(PriorRun(as_of=entry.as_of, scored_labels=labels))
+        return CheckHistory(started_at=timeline[0].as_of, prior_runs=runs)
+
+
+def settings_services(settings: Settings) -> ServicesFactory:
+    """Services built from settings, once per thread and policy (adapters are not shared across threads)."""
+    local = threading.local()
+
+    def factory(policy: str | None) -> CheckServices:
+        from icarus.pipeline.services import build_services
+
+        cache: dict[str | None, CheckServices] = local.__dict__.setdefault("services", {})
+        if policy not in cache:
+            cache[policy] = build_services(settings, policy_ref=policy, record=False)
+        return cache[policy]
+
+    return factory
