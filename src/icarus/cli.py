@@ -20,6 +20,7 @@ from icarus.research.cli import corpus_app
 from icarus.scoring.icarus.config import DEFAULT_POLICY, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.scoring.icarus.methodology import render_methodology
+from icarus.xbot.cli import x_bot_command
 from icarus.scoring.models_cli import compare_command, methodology_for, models_command, score_with_model
 
 app = typer.Typer(
@@ -32,6 +33,7 @@ app.add_typer(schema_app, name="schema")
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(registry_app, name="registry")
 app.command("replay")(replay_command)
+app.command("x-bot")(x_bot_command)
 app.command("models")(models_command)
 app.command("compare")(compare_command)
 app.command("eval")(eval_command)

@@ -91,6 +91,29 @@ class Settings(BaseSettings):
     x_bearer_token: SecretStr | None = Field(
         default=None, description="X API v2 bearer token for fetching posts."
     )
+    x_api_url: str = Field(
+        default="https://api.x.com", description="Base URL of the X API v2 the X bot talks to."
+    )
+    x_bot_user_id: str | None = Field(
+        default=None, description="Numeric X user id of the bot account whose mentions `icarus x-bot` reads."
+    )
+    x_bot_access_token: SecretStr | None = Field(
+        default=None,
+        description="OAuth 2.0 user-context access token of the bot account (tweet.read, tweet.write, "
+        "users.read): reads its mentions and posts its replies.",
+    )
+    x_bot_interval_s: float = Field(
+        default=60.0, description="Seconds between mention polls of `icarus x-bot` (without --once)."
+    )
+    x_bot_state_path: Path | None = Field(
+        default=None,
+        description="The X bot's memory (read mentions, replies, follow-ups): SQLite, default "
+        "<data_dir>/xbot.db.",
+    )
+    public_url: str = Field(
+        default="http://127.0.0.1:8000",
+        description="Public base URL of the report pages; report links in X replies start with it.",
+    )
     brave_api_key: SecretStr | None = Field(default=None, description="Brave Search API key.")
     searxng_url: str | None = Field(default=None, description="Base URL of a SearXNG instance (JSON API).")
     google_factcheck_api_key: SecretStr | None = Field(
@@ -141,6 +164,10 @@ class Settings(BaseSettings):
     @property
     def resolved_corpus_path(self) -> Path:
         return self.corpus_path or self.data_dir / "corpus.db"
+
+    @property
+    def resolved_x_bot_state_path(self) -> Path:
+        return self.x_bot_state_path or self.data_dir / "xbot.db"
 
 
 def render_settings_reference() -> str:
