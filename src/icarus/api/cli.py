@@ -1,0 +1,123 @@
+"""``icarus serve`` (the API, the pages and an in-process worker) and ``icarus token`` (API tokens)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import UTC, datetime
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from icarus.settings import Settings
+from icarus.store.tokens import TokenStore
+
+__all__ = ["serve_command", "token_app"]
+
+token_app = typer.Typer(no_args_is_help=True, help="API tokens: create, list, revoke.")
+err = Console(stderr=True)
+
+
+def _fail(message: str) -> None:
+    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True, highlight=False)
+    raise typer.Exit(2)
+
+
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="Port to listen on.")] = 8000,
+    worker: Annotated[
+        bool, typer.Option("--worker/--no-worker", help="Also run a worker process (the embedded default).")
+    ] = True,
+    threads: Annotated[
+        int | None,
+        typer.Option(
+            "--threads", min=1, max=64, help="Threads of that worker (default ICARUS_WORKER_THREADS)."
+        ),
+    ] = None,
+) -> None:
+    """Serve the API under /v1, the pages at /, and (unless --no-worker) run a worker beside it."""
+    import uvicorn
+
+    from icarus.api.app import create_app
+
+    settings = Settings()
+    app = create_app(settings)  # opens (and migrates) the store before the worker starts
+    child = None
+    if worker:
+        # A separate process: the queue consumer needs the main thread for its signal handlers.
+        command = [sys.executable, "-m", "icarus.cli", "worker"]
+        if threads:
+            command += ["--threads", str(threads)]
+        child = subprocess.Popen(command)
+    try:
+        uvicorn.run(app, host=host, port=port, log_level="info")
+    finally:
+        if child is not None:
+            child.terminate()
+            try:
+                child.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                child.kill()
+
+
+def _tokens() -> TokenStore:
+    from icarus.store import Store
+
+    return TokenStore(Store(Settings().resolved_database_url).open())
+
+
+@token_app.command("create")
+def token_create(
+    role: Annotated[str, typer.Option("--role", help="reader, api or admin.")],
+    name: Annotated[str, typer.Option("--name", help="What the token is for (shown in listings).")] = "",
+    rate: Annotated[
+        int | None, typer.Option("--rate", min=1, help="Requests per minute (default: the role's limit).")
+    ] = None,
+) -> None:
+    """Create a token and print it once; only its hash is stored."""
+    from icarus.store.tokens import Role
+
+    try:
+        chosen = Role(role)
+    except ValueError:
+        _fail(f"--role must be one of {', '.join(r.value for r in Role)}, not {role!r}")
+        return
+    issued = _tokens().create(name or f"{chosen.value} token", chosen, datetime.now(UTC), rate)
+    err.print(f"token {issued.info.id} ({chosen.value}); store it now, it is not shown again:")
+    sys.stdout.write(issued.secret + "\n")
+
+
+@token_app.command("list")
+def token_list() -> None:
+    """List tokens (id, name, role, prefix, limit, created, revoked); never the tokens themselves."""
+    table = Table("id", "name", "role", "prefix", "per minute", "created", "revoked")
+    for info in _tokens().list():
+        table.add_row(
+            str(info.id),
+            escape(info.name),
+            info.role.value,
+            info.prefix + "…",
+            str(info.rate_per_minute or "role default"),
+            info.created_at.isoformat(timespec="seconds"),
+            info.revoked_at.isoformat(timespec="seconds") if info.revoked_at else "",
+        )
+    Console().print(table)
+
+
+@token_app.command("revoke")
+def token_revoke(
+    token_id: Annotated[int, typer.Argument(help="The token's id (see icarus token list).")],
+) -> None:
+    """Revoke a token; requests with it are refused from then on."""
+    from icarus.store import NotFound
+
+    try:
+        info = _tokens().revoke(token_id, datetime.now(UTC))
+    except NotFound as exc:
+        _fail(str(exc))
+        return
+    err.print(f"token {info.id} ({info.name}) revoked")
