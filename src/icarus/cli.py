@@ -12,7 +12,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from icarus.api.cli import serve_command, token_app
+from icarus.api.cli import serve_command, token_app
 from icarus.evaluation.cli import eval_command
+from icarus.jobs.cli import worker_command
 from icarus.jobs.cli import worker_command
 from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
 from icarus.reports.render import render_console, render_markdown
@@ -33,6 +35,9 @@ app.add_typer(schema_app, name="schema")
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(registry_app, name="registry")
 app.command("replay")(replay_command)
+app.command("serve")(serve_command)
+app.command("worker")(worker_command)
+app.add_typer(token_app, name="token")
 app.command("serve")(serve_command)
 app.command("worker")(worker_command)
 app.add_typer(token_app, name="token")
