@@ -1,0 +1,1 @@
+"""The shipped EvidenceVerify versions, one immutable JSON file each."""
