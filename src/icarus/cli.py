@@ -12,9 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from icarus.api.cli import serve_command, token_app
-from icarus.api.cli import serve_command, token_app
 from icarus.evaluation.cli import eval_command
-from icarus.jobs.cli import worker_command
 from icarus.jobs.cli import worker_command
 from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
 from icarus.reports.render import render_console, render_markdown
@@ -24,6 +22,8 @@ from icarus.research.cli import corpus_app
 from icarus.scoring.icarus.config import DEFAULT_POLICY, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.scoring.icarus.methodology import render_methodology
+from icarus.xbot.cli import x_bot_command
+from icarus.scoring.models_cli import compare_command, methodology_for, models_command, score_with_model
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="Icarus: evidence review for factual claims."
@@ -38,9 +38,9 @@ app.command("replay")(replay_command)
 app.command("serve")(serve_command)
 app.command("worker")(worker_command)
 app.add_typer(token_app, name="token")
-app.command("serve")(serve_command)
-app.command("worker")(worker_command)
-app.add_typer(token_app, name="token")
+app.command("x-bot")(x_bot_command)
+app.command("models")(models_command)
+app.command("compare")(compare_command)
 app.command("eval")(eval_command)
 
 err = Console(stderr=True)
@@ -60,12 +60,20 @@ def score(
         bool, typer.Option("--json", help="Print the full result with its trace as JSON.")
     ] = False,
     as_md: Annotated[bool, typer.Option("--md", help="Print the result as Markdown.")] = False,
+    model: Annotated[
+        str | None, typer.Option("--model", help="Any registered model name@version (see `icarus models`).")
+    ] = None,
 ) -> None:
     """Score a prepared evidence ledger. Reads no network and no clock."""
     if as_json and as_md:
         _fail("choose one of --json and --md")
+    if model is not None and policy != DEFAULT_POLICY and model != policy:
+        _fail("give one of --model and --policy")
+    if model is not None and not model.startswith("icarus@"):
+        score_with_model(ledger, model, as_json, as_md)
+        return
     try:
-        config = load_policy(policy)
+        config = load_policy(model or policy)
         result = score_ledger(load_ledger(ledger), config)
     except (LedgerError, UnknownPolicyError) as exc:
         _fail(str(exc))
@@ -112,8 +120,13 @@ def check(
 
 
 @policy_app.command("show")
-def policy_show(ref: Annotated[str, typer.Argument(help="Policy name@version, e.g. icarus@1.0.")]) -> None:
-    """Print a policy's methodology page as Markdown, rendered from its config."""
+def policy_show(
+    ref: Annotated[str, typer.Argument(help="Model name@version, e.g. icarus@1.0 or ledger-default@0.1.0.")],
+) -> None:
+    """Print a model's methodology page as Markdown, rendered from its config (any registered model)."""
+    if not ref.startswith("icarus@"):
+        sys.stdout.write(methodology_for(ref))
+        return
     try:
         config = load_policy(ref)
     except UnknownPolicyError as exc:
