@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
 from icarus.ledger import ReviewCheck, ReviewCheckName
+from icarus.scoring.canonical import canonical_json
 from icarus.scoring.ledger.arithmetic import fixed, near_rounding_boundary, round_half_even
 from icarus.scoring.ledger.calculate import stability_level, state_for
 from icarus.scoring.ledger.config import CONFIG_FILES, load_config
@@ -481,3 +486,19 @@ def test_ties_within_one_evidence_id_go_to_the_lowest_link_id() -> None:
     claim = ClaimInput("c1", LedgerClaimType.OBSERVATIONAL, (same("L2"), same("L1")))
     entries = links_by_id(assess_claim(claim, load_config(STRICT)))
     assert entries["L1"]["effective_weight"] == "1.800000" and entries["L2"]["kept"] == "L1"
+
+
+def test_the_trace_is_byte_identical_in_another_process(tmp_path: Path) -> None:
+    ledger = links_ledger([link("e1", independence_group="G"), link("e2", "CONTRADICT", "WEAK")])
+    path = tmp_path / "ledger.json"
+    path.write_text(ledger.model_dump_json())
+    here = model(DEFAULT).score(ledger)
+    run = subprocess.run(
+        [sys.executable, "-m", "icarus.cli", "score", str(path), "--model", DEFAULT, "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    there = json.loads(run.stdout)
+    assert canonical_json(there["trace"]) == canonical_json(here["trace"])
+    assert there["trace_hash"] == here["trace_hash"]
