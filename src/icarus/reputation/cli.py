@@ -17,12 +17,13 @@ from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from icarus.ledger import ReputationMethod, RiskRating, SourceTier
+from icarus.reputation.history import append_history, history_path, read_history
 from icarus.reputation.importers import (
     DEFAULT_POLICY_REF,
     KINDS,
     ImportFormatError,
     import_file,
-    merge_registries,
+    update_registry,
     write_registry,
 )
 from icarus.reputation.registry import Registry, RegistryEntry, RegistryFileError, domain_of, load_registry
@@ -75,6 +76,7 @@ def import_command(
             progress.stop()
             _fail(f"{path}: {exc}")
             return
+        update = None
         if out is not None:
             progress.update(task, description=f"writing {out}")
             existing: list[RegistryEntry] = []
@@ -84,13 +86,21 @@ def import_command(
                 except RegistryFileError as exc:
                     progress.stop()
                     _fail(str(exc))
-            write_registry(merge_registries(existing, result.entries), out)
+            taken: dict[str, set[str]] = {}
+            for old in read_history(out):
+                taken.setdefault(old.record.domain, set()).add(old.record.version)
+            update = update_registry(existing, result.entries, taken)
+            append_history(out, update.replaced, datetime.now(UTC))
+            write_registry(update.entries, out)
     console.print(f"{result.produced_by} (version {result.version})")
     console.print(f"imported: {len(result.entries)} domains")
     console.print(f"skipped: {len(result.skipped)} rows")
     for reason, count in result.skip_reasons.most_common(_MAX_REASONS_SHOWN):
         console.print(f"  {count:6d}  {escape(reason)}")
-    if out is not None:
+    if out is not None and update is not None:
+        console.print(f"added: {update.added}   changed: {update.changed}   unchanged: {update.unchanged}")
+        if update.changed:
+            console.print(f"replaced versions kept in: {history_path(out)}")
         console.print(f"written: {out}")
     else:
         console.print("not written (no --out given)")
@@ -150,6 +160,20 @@ def show_command(
     console.print(f"risk rating: {record.risk_rating.value if record.risk_rating else 'none'}")
     for line in explain(entry, reg):
         console.print(f"why: {escape(line)}")
+    for source in entry.sources:
+        part = source.record
+        console.print(
+            f"source: {escape(part.produced_by)}  score {part.score}  "
+            f"risk {part.risk_rating.value if part.risk_rating else 'none'}  class {source.source_class.value}"
+        )
+    earlier = [old for path in registry or [] for old in read_history(path, domain_of(domain))]
+    for old in earlier:
+        console.print(
+            f"history: version {old.record.version}  score {old.record.score}  {escape(old.record.produced_by)}  "
+            f"recorded {old.record.recorded_at or 'not recorded'}  replaced {old.replaced_at or 'unknown'}"
+        )
+    if not earlier:
+        console.print("history: no earlier versions on file")
 
 
 review_app = typer.Typer(

@@ -42,7 +42,7 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -59,6 +59,7 @@ __all__ = [
     "PRECEDENCE",
     "ImportFormatError",
     "ImportResult",
+    "RegistryUpdate",
     "Skipped",
     "import_file",
     "import_ifcn",
@@ -70,6 +71,7 @@ __all__ = [
     "merge_entries",
     "merge_registries",
     "normalise_domain",
+    "update_registry",
     "write_registry",
 ]
 
@@ -413,8 +415,11 @@ def _is_flag(record: ReputationRecord) -> bool:
 
 
 def merge_entries(entries: Iterable[RegistryEntry]) -> RegistryEntry:
-    """Combine the entries several sources hold for one domain by the documented precedence (module doc)."""
-    ranked = sorted(entries, key=_rank)
+    """Combine the entries several sources hold for one domain by the documented precedence (module doc).
+
+    An entry that is itself a merge contributes its own sources, so merging again never counts one twice.
+    """
+    ranked = sorted((part for e in entries for part in (e.sources or (e,))), key=_rank)
     if not ranked:
         raise ValueError("nothing to merge")
     if len(ranked) == 1:
@@ -444,7 +449,7 @@ def merge_entries(entries: Iterable[RegistryEntry]) -> RegistryEntry:
             "version": version,
         }
     )
-    return replace(base, record=record, source_class=source_class)
+    return replace(base, record=record, source_class=source_class, sources=tuple(ranked))
 
 
 def merge_registries(*groups: Iterable[RegistryEntry]) -> list[RegistryEntry]:
@@ -454,6 +459,84 @@ def merge_registries(*groups: Iterable[RegistryEntry]) -> list[RegistryEntry]:
         for entry in group:
             by_domain.setdefault(entry.record.domain, []).append(entry)
     return [merge_entries(by_domain[d]) for d in sorted(by_domain)]
+
+
+@dataclass(frozen=True)
+class RegistryUpdate:
+    """What an import did to a registry file: the new entries, and how many domains were added, changed
+    (a new record version; the old one goes to the history) or left as they were."""
+
+    entries: list[RegistryEntry]
+    replaced: list[RegistryEntry]
+    added: int
+    changed: int
+    unchanged: int
+
+
+def _content(entry: RegistryEntry) -> tuple[object, ...]:
+    # What a record says, apart from when it was recorded, its version label and which release of each
+    # dataset said it: a new release that says the same thing is not a new version of the record.
+    said = entry.record.model_dump(mode="json", exclude={"recorded_at", "version", "produced_by"})
+    datasets = sorted(_source_of(part) for part in (entry.sources or (entry,)))
+    return (said, datasets, entry.source_class)
+
+
+def _same_row(a: RegistryEntry, b: RegistryEntry) -> bool:
+    exclude = {"recorded_at"}
+    same = a.record.model_dump(exclude=exclude) == b.record.model_dump(exclude=exclude)
+    return same and a.source_class is b.source_class
+
+
+def _next_version(version: str, taken: set[str]) -> str:
+    # Same label, different content (an edited file under an unchanged name): still a new version.
+    revision = 2
+    while f"{version}.r{revision}" in taken:
+        revision += 1
+    return f"{version}.r{revision}"
+
+
+def update_registry(
+    existing: Iterable[RegistryEntry],
+    imported: Iterable[RegistryEntry],
+    taken_versions: Mapping[str, set[str]] | None = None,
+) -> RegistryUpdate:
+    """Fold one dataset import into a registry file's entries.
+
+    Per domain, the import replaces that dataset's own earlier part (never adds a second copy of it) and the
+    merge is redone. A domain whose record comes out the same keeps its record and version; one that changes
+    gets a new version, and the record it replaces is returned in ``replaced`` for the history.
+    ``taken_versions`` maps a domain to the version labels its history already holds.
+    """
+    current = {e.record.domain: e for e in existing}
+    history = taken_versions or {}
+    replaced: list[RegistryEntry] = []
+    added = changed = 0
+    for entry in imported:
+        domain = entry.record.domain
+        before = current.get(domain)
+        if before is None:
+            current[domain] = entry
+            added += 1
+            continue
+        dataset = _source_of(entry)
+        parts = before.sources or (before,)
+        kept = [part for part in parts if _source_of(part) != dataset]
+        # The same row imported again keeps its original part, recording time included.
+        own = next((p for p in parts if _source_of(p) == dataset and _same_row(p, entry)), entry)
+        after = merge_entries([*kept, own])
+        if _content(after) == _content(before):
+            # The record says the same: it keeps its version, though a part behind it may be newer.
+            current[domain] = replace(before, sources=after.sources)
+            continue
+        taken = history.get(domain, set()) | {before.record.version}
+        if after.record.version in taken:
+            version = _next_version(after.record.version, taken)
+            after = replace(after, record=after.record.model_copy(update={"version": version}))
+        replaced.append(before)
+        current[domain] = after
+        changed += 1
+    ordered = [current[d] for d in sorted(current)]
+    return RegistryUpdate(ordered, replaced, added, changed, len(ordered) - added - changed)
 
 
 def write_registry(entries: Iterable[RegistryEntry], path: Path) -> None:

@@ -18,6 +18,9 @@ from icarus.reputation.heuristic import estimate
 class RegistryEntry:
     record: ReputationRecord
     source_class: SourceClass
+    sources: tuple[RegistryEntry, ...] = ()
+    """When several datasets name the domain: each one's own entry, from which ``record`` was merged. A later
+    import of one of those datasets replaces its own part and the merge is redone, so nothing is counted twice."""
 
 
 class RegistryFileError(ValueError):
@@ -90,16 +93,32 @@ def load_registry(*paths: Path) -> Registry:
         try:
             raw = _ENTRY_FILE.validate_json(path.read_bytes())
             for item in raw:
-                record = ReputationRecord.model_validate(item["record"])
-                source_class = SourceClass(str(item.get("source_class", SourceClass.NEWS.value)))
-                entries[record.domain] = RegistryEntry(record, source_class)
+                entry = _entry(item)
+                entries[entry.record.domain] = entry
         except (OSError, ValidationError, KeyError, ValueError) as exc:
             raise RegistryFileError(f"reputation file {path}: {exc}") from exc
     return Registry(entries)
 
 
+def _entry(item: dict[str, object]) -> RegistryEntry:
+    record = ReputationRecord.model_validate(item["record"])
+    source_class = SourceClass(str(item.get("source_class", SourceClass.NEWS.value)))
+    raw_sources = item.get("sources", [])
+    if not isinstance(raw_sources, list):
+        raise ValueError(f"{record.domain}: sources must be a list")
+    sources = tuple(_entry(source) for source in raw_sources)
+    return RegistryEntry(record, source_class, sources)
+
+
+def _json(entry: RegistryEntry) -> dict[str, object]:
+    data: dict[str, object] = {
+        "record": entry.record.model_dump(mode="json"),
+        "source_class": entry.source_class.value,
+    }
+    if entry.sources:
+        data["sources"] = [_json(source) for source in entry.sources]
+    return data
+
+
 def dump_entries(entries: list[RegistryEntry]) -> str:
-    return json.dumps(
-        [{"record": e.record.model_dump(mode="json"), "source_class": e.source_class.value} for e in entries],
-        indent=2,
-    )
+    return json.dumps([_json(e) for e in entries], indent=2)

@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from icarus.ledger import Ledger, ReputationMethod, ReputationRecord, SourceClass, SourceTier
+from icarus.reputation.history import append_history, history_path, read_history
 from icarus.reputation.importers import write_registry
 from icarus.reputation.registry import (
     RegistryEntry,
@@ -112,10 +113,6 @@ class QueueState:
 
 def default_queue_path() -> Path:
     return Settings().data_dir / "review-queue.jsonl"
-
-
-def history_path(registry_out: Path) -> Path:
-    return registry_out.with_name(registry_out.name + ".history.jsonl")
 
 
 def _aware(moment: datetime) -> datetime:
@@ -210,13 +207,7 @@ def _manual_versions(domain: str, registry_out: Path) -> list[int]:
         current = load_registry(registry_out).entries.get(domain)
         if current is not None:
             records.append(current.record)
-    history = history_path(registry_out)
-    if history.exists():
-        for text in history.read_text(encoding="utf-8").splitlines():
-            try:
-                records.append(ReputationRecord.model_validate(json.loads(text)["record"]))
-            except (ValueError, KeyError, TypeError, ValidationError):
-                continue
+    records.extend(replaced.record for replaced in read_history(registry_out, domain))
     for record in records:
         if record.domain == domain and record.method is ReputationMethod.MANUAL and record.version.isdigit():
             versions.append(int(record.version))
@@ -267,17 +258,7 @@ def _resolve(
         raise ReviewError(str(exc)) from exc
     entry = RegistryEntry(record, items[0].source_class)
     replaced = [e for e in existing if e.record.domain == key]
-    _append(
-        history_path(registry_out),
-        [
-            {
-                "record": e.record.model_dump(mode="json"),
-                "source_class": e.source_class.value,
-                "replaced_at": moment.isoformat(),
-            }
-            for e in replaced
-        ],
-    )
+    append_history(registry_out, replaced, moment)
     write_registry([*(e for e in existing if e.record.domain != key), entry], registry_out)
     _append(
         queue_path,
