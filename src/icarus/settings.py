@@ -120,9 +120,9 @@ class Settings(BaseSettings):
         default=None, description="Google Fact Check Tools API key."
     )
 
-    public_base_url: str = Field(
-        default="http://127.0.0.1:8000",
-        description="Address the service is reached at; report links and ClaimReview URLs start with it.",
+    queue_name: str = Field(
+        default="icarus",
+        description="Name of the job queue; deployments sharing one Redis use different names.",
     )
     api_public_reads: bool = Field(
         default=True,

@@ -33,7 +33,7 @@ def x_statuses() -> FixedStatuses:
 
 @pytest.fixture
 def client(runner: JobRunner, tmp_path: Path, x_statuses: FixedStatuses) -> Iterator[TestClient]:
-    settings = Settings(data_dir=tmp_path, public_base_url="https://icarus.test")
+    settings = Settings(data_dir=tmp_path, public_url="https://icarus.test")
     app = create_app(settings, runner=runner, enqueue=lambda c, k: None, status_source=x_statuses)
     with TestClient(app) as test_client:
         yield test_client

@@ -54,7 +54,7 @@ def build_router(
 ) -> APIRouter:
     router = APIRouter(prefix="/v1")
     service, store = runner.service, runner.store
-    base = settings.public_base_url.rstrip("/")
+    base = settings.public_url.rstrip("/")
     events = EventStream(service)
     Reader = Annotated[Principal, Depends(security.reader)]
     Api = Annotated[Principal, Depends(security.api)]

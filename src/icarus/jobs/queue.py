@@ -15,19 +15,21 @@ from huey import Huey, RedisHuey, SqliteHuey, crontab
 
 from icarus.settings import Settings
 
-__all__ = ["QUEUE_NAME", "Tasks", "bind_tasks", "create_huey"]
+__all__ = ["Tasks", "bind_tasks", "create_huey"]
 
-QUEUE_NAME: Final = "icarus"
 QUEUE_FILE: Final = "queue.db"
 
 
 def create_huey(settings: Settings, *, immediate: bool = False) -> Huey:
     """The queue for ``settings``; ``immediate`` runs tasks inline (huey's own testing switch)."""
     if settings.redis_url:
-        return RedisHuey(QUEUE_NAME, url=settings.redis_url, results=False, immediate=immediate)
+        return RedisHuey(settings.queue_name, url=settings.redis_url, results=False, immediate=immediate)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     return SqliteHuey(
-        QUEUE_NAME, filename=str(settings.data_dir / QUEUE_FILE), results=False, immediate=immediate
+        settings.queue_name,
+        filename=str(settings.data_dir / QUEUE_FILE),
+        results=False,
+        immediate=immediate,
     )
 
 
