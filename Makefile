@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint setup clean
+.PHONY: run test bench lint setup clean eval
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,31 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# Measure every evaluation set on the public data and regenerate docs/evaluation/ (numbers, Markdown, PNGs).
+# EVAL_JUDGE=NAME@VER picks another judge than the registry's offline default. Sets too slow to run whole
+# on a laptop are a fixed-seed sample. The second block repeats the verdict sets
+# with a reputation registry imported from the public datasets (the registry is built in a temp file).
+DATASETS ?= ../shared/datasets
+EVAL_OUT := docs/evaluation
+EVAL_JUDGE ?=
+EVAL_JUDGE_OPTION := $(if $(EVAL_JUDGE),--judge $(EVAL_JUDGE))
+EVAL_REGISTRY := $(shell mktemp -u /tmp/icarus-eval-registry-XXXXXX.json)
+eval: $(STAMP)
+	$(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus eval scifact --data $(DATASETS)/scifact --limit 300 --seed 0 --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus eval healthver --data $(DATASETS)/healthver --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus eval wice --data $(DATASETS)/wice --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus eval fnc-1 --data $(DATASETS)/fnc-1 --limit 3000 --seed 0 --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus registry import lin2023 $(DATASETS)/domain-quality-ratings/domain_pc1.csv --out $(EVAL_REGISTRY) > /dev/null
+	$(BIN)/icarus registry import perennial $(DATASETS)/wikipedia-perennial-sources/perennial-sources_kudusch_2021-03-17.csv --out $(EVAL_REGISTRY) > /dev/null
+	$(BIN)/icarus registry import ifcn $(DATASETS)/ifcn-signatories/tub_white_list_2020.json --out $(EVAL_REGISTRY) > /dev/null
+	$(BIN)/icarus registry import opensources $(DATASETS)/opensources/sources.csv --out $(EVAL_REGISTRY) > /dev/null
+	$(BIN)/icarus registry import misinfo-list $(DATASETS)/averitec/misinfo_list.txt --out $(EVAL_REGISTRY) > /dev/null
+	$(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --reputation $(EVAL_REGISTRY) --out $(EVAL_OUT)/with-registry $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --reputation $(EVAL_REGISTRY) --out $(EVAL_OUT)/with-registry $(EVAL_JUDGE_OPTION) --json > /dev/null
+	rm -f $(EVAL_REGISTRY)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -30,14 +30,16 @@ def _save(figure: Figure, path: Path) -> Path:
     return path
 
 
-def _confusion(matrix: Mapping[str, Mapping[str, int]], title: str, path: Path) -> Path:
+def _confusion(
+    matrix: Mapping[str, Mapping[str, int]], title: str, path: Path, answered: str = "published"
+) -> Path:
     labels = list(matrix)
     values = [[matrix[g][p] for p in labels] for g in labels]
     figure, axes = plt.subplots(figsize=(5.2, 4.4))
     image = axes.imshow(values, cmap="Blues")
     axes.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
     axes.set_yticks(range(len(labels)), labels)
-    axes.set_xlabel("published")
+    axes.set_xlabel(answered)
     axes.set_ylabel("gold")
     axes.set_title(title)
     top = max((v for row in values for v in row), default=0)
