@@ -154,6 +154,10 @@ def test_dashboard_updates_live_from_the_event_stream(browser: Any, live_site: L
             },
         ),
         ("check.status", {"check_id": "fresh0000001", "status": "running"}),
+        # the API's own names: `status` carries "state", `version` the new conclusion
+        ("status", {"check_id": "api000000001", "state": "queued", "at": "2026-11-21T12:00:00+00:00"}),
+        ("version", {"check_id": "api000000001", "version": 1, "label": "misleading", "band": "medium"}),
+        ("progress", {"check_id": "api000000001", "message": "<b>searching</b>"}),
         ("ignored.event", {"check_id": "<b>x</b>"}),
     ]
     page = open_page(browser, f"{live_site.base_url}/", 1280)
@@ -162,7 +166,9 @@ def test_dashboard_updates_live_from_the_event_stream(browser: Any, live_site: L
     page.wait_for_function(
         "document.querySelector('tr[data-check-id=\"fresh0000001\"] .c-status').textContent === 'running'"
     )
-    assert page.locator("#checks tr").first.get_attribute("data-check-id") == "fresh0000001"
+    page.locator('tr[data-check-id="api000000001"]').wait_for(timeout=5000)
+    order = [row.get_attribute("data-check-id") for row in page.locator("#checks tr").all()[:2]]
+    assert order == ["api000000001", "fresh0000001"]  # new checks go on top, newest first
     row = page.locator(f'tr[data-check-id="{cycle}"]')
     page.wait_for_function(
         f"document.querySelector('tr[data-check-id=\"{cycle}\"] .c-version').textContent === '3'"
@@ -170,6 +176,12 @@ def test_dashboard_updates_live_from_the_event_stream(browser: Any, live_site: L
     assert "Not supported by evidence" in row.locator(".c-label").inner_text()
     assert "confidence high" in row.locator(".c-label").inner_text()
     assert "2026-11-21 12:00 UTC" in row.locator(".c-asof").inner_text()
+    api_row = page.locator('tr[data-check-id="api000000001"]')
+    page.wait_for_function(
+        "document.querySelector('tr[data-check-id=\"api000000001\"] .c-version')?.textContent === '1'"
+    )
+    assert api_row.locator(".c-status").inner_text() == "queued"
+    assert "Misleading or missing context" in api_row.locator(".c-label").inner_text()
     assert page.locator("b").count() == 0
     assert "Live" in page.locator("#live-status").inner_text()
     check_accessibility_basics(page)

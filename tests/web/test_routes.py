@@ -68,7 +68,7 @@ def test_dashboard_lists_recent_checks_and_names_its_event_stream(stored: Stored
     page = client_for(stored).get("/").text
     assert page.index(stored.wires_check[:12]) < page.index(stored.cycle_check[:12])
     assert 'data-events="/v1/events"' in page and "Supported" in page
-    for name in ("check.created", "check.status", "version.created"):
+    for name in ("status", "version", "check.created", "check.status", "version.created"):
         assert f'"{name}"' in page
 
 

@@ -1,17 +1,18 @@
 """The dashboard: recent checks, newest first, kept current by server-sent events.
 
 The page works without script. With it, ``static/dashboard.js`` opens an ``EventSource`` on
-``Links.events`` (``/v1/events`` by default) and listens for three event names, each carrying one JSON
-object in ``data``:
+``Links.events`` (``/v1/events`` by default) and applies these events, each carrying one JSON object with
+at least ``check_id`` in ``data``:
 
+``status`` (alias ``check.status``)
+    ``{"check_id", "state"}`` (or ``"status"``): the row's status changes; an unknown id gets a new row on
+    top. This is what the API sends when a check is queued, starts, is recorded or fails.
+``version`` (alias ``version.created``)
+    ``{"check_id", "version", "label", "band"}``, optionally ``"as_of"``: the row shows the new conclusion.
 ``check.created``
-    ``{"check_id", "subject_kind", "subject_id", "status", "created_at"}``: a new row is added on top.
-``check.status``
-    ``{"check_id", "status"}``: the row's status changes (``pending``, ``running``, ``recorded``, ...).
-``version.created``
-    ``{"check_id", "version", "label", "band", "as_of", "reason"}``: the row shows the new conclusion.
+    ``{"check_id", "subject_kind", "subject_id", "status"}``: a new row with its subject.
 
-Unknown ids get a new row; missing fields leave the cell as it was; other event names are ignored. Values
+Missing fields leave the cell as it was; other event names (``progress``, ``removal``) are ignored. Values
 are written as text, never as markup.
 """
 
@@ -27,7 +28,7 @@ from icarus.web.model import Links, RecentCheck
 
 __all__ = ["EVENT_NAMES", "render_dashboard"]
 
-EVENT_NAMES = ("check.created", "check.status", "version.created")
+EVENT_NAMES = ("status", "version", "check.created", "check.status", "version.created")
 
 
 def _labels() -> dict[str, dict[str, str]]:

@@ -70,7 +70,8 @@
       tr.querySelector(".c-subject").textContent =
         String(data.subject_kind || "").replace(/_/g, " ") + " " + String(data.subject_id || "").slice(0, 40);
     }
-    if (data.status) { tr.querySelector(".c-status").textContent = data.status; }
+    var state = data.status || data.state;  // "state" is what the API's `status` event carries
+    if (state) { tr.querySelector(".c-status").textContent = state; }
     if (data.label) {
       var labelCell = tr.querySelector(".c-label");
       labelCell.textContent = "";
@@ -88,13 +89,13 @@
     tr.classList.remove("updated");
     void tr.offsetWidth;  // restart the highlight
     tr.classList.add("updated");
-    say("Live: check " + data.check_id.slice(0, 12) + " " + (data.label ? (labels[data.label] || {}).heading || data.label : data.status || "updated") + ".");
+    say("Live: check " + data.check_id.slice(0, 12) + " " + (data.label ? (labels[data.label] || {}).heading || data.label : state || "updated") + ".");
   }
 
   var events = new EventSource(source);
   events.onopen = function () { say("Live updates are on."); };
   events.onerror = function () { say("Live updates paused; reconnecting."); };
-  ["check.created", "check.status", "version.created"].forEach(function (name) {
+  ["check.created", "check.status", "version.created", "status", "version"].forEach(function (name) {
     events.addEventListener(name, apply);
   });
 })();
