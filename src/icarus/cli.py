@@ -19,9 +19,11 @@ from icarus.reports.render import render_console, render_markdown
 from icarus.reports.replay_cli import replay_command
 from icarus.reputation.cli import registry_app
 from icarus.research.cli import corpus_app
+from icarus.scoring.evidenceverify.cli import evidence_verify_command
 from icarus.scoring.icarus.config import DEFAULT_POLICY, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.scoring.icarus.methodology import render_methodology
+from icarus.scoring.lvf.cli import lvf_app
 from icarus.xbot.cli import x_bot_command
 from icarus.scoring.models_cli import compare_command, methodology_for, models_command, score_with_model
 
@@ -34,6 +36,8 @@ app.add_typer(policy_app, name="policy")
 app.add_typer(schema_app, name="schema")
 app.add_typer(corpus_app, name="corpus")
 app.add_typer(registry_app, name="registry")
+app.add_typer(lvf_app, name="lvf")
+app.command("evidence-verify")(evidence_verify_command)
 app.command("replay")(replay_command)
 app.command("serve")(serve_command)
 app.command("worker")(worker_command)

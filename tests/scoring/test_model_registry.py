@@ -106,7 +106,8 @@ def test_a_loader_must_build_the_model_it_was_registered_as() -> None:
 def test_an_unknown_model_names_the_known_ones() -> None:
     with pytest.raises(UnknownModelError) as raised:
         get_model("nothing@1.0")
-    assert "unknown model 'nothing@1.0'; known: icarus@1.0" in str(raised.value)
+    assert "unknown model 'nothing@1.0'; known: " in str(raised.value)
+    assert "icarus@1.0, icarus@1.1, ledger-default@0.1.0" in str(raised.value)
 
 
 class _Interloper:

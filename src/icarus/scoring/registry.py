@@ -71,6 +71,8 @@ REF = re.compile(r"^(?P<name>[a-z][a-z0-9-]*)@(?P<version>\d+(?:\.\d+)*)$")
 FAMILY_MODULES: tuple[str, ...] = (
     "icarus.scoring.icarus.model",
     "icarus.scoring.ledger.model",
+    "icarus.scoring.lvf.model",
+    "icarus.scoring.evidenceverify.model",
 )
 
 
