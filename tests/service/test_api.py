@@ -261,3 +261,18 @@ def test_pages_are_mounted(client: TestClient, runner: JobRunner) -> None:
     assert client.get(f"/checks/{check_id}/versions/1").status_code == 200
     assert client.get("/methodology").status_code == 200
     assert client.get("/checks/0123456789abcdef").status_code == 404
+
+
+def test_a_queue_outage_does_not_lose_a_submission(runner: JobRunner, tmp_path: Path) -> None:
+    def broken(check_id: str, run_key: str) -> None:
+        raise ConnectionError("queue down")
+
+    app = create_app(Settings(data_dir=tmp_path), runner=runner, enqueue=broken)
+    with TestClient(app) as test_client:
+        answer = test_client.post(
+            "/v1/checks", json={"payload": sample_payload()}, headers=token(runner, Role.API)
+        )
+    assert answer.status_code == 202
+    check_id = answer.json()["id"]
+    assert [j.run_key for j in runner.service.due(runner.clock())] == ["first"]  # the dispatcher will find it
+    assert runner.service.request(check_id).state.value == "queued"

@@ -112,5 +112,7 @@ def test_search_retry_offsets_count_from_the_first_failure() -> None:
         ([], False),
     ],
 )
-def test_search_unavailable_means_every_attempted_search_failed(statuses: list[str], unavailable: bool) -> None:
+def test_search_unavailable_means_every_attempted_search_failed(
+    statuses: list[str], unavailable: bool
+) -> None:
     assert search_unavailable(statuses) is unavailable

@@ -43,16 +43,16 @@ def create_app(
     """The Icarus service. Without ``runner`` it opens the configured store; without ``enqueue`` it
     queues jobs on the configured huey (SQLite file or Redis) for ``icarus worker`` to run."""
     settings = settings or Settings()
+    owns_store = runner is None  # a runner handed in belongs to the caller, store and all
     if runner is None:
         store = Store(settings.resolved_database_url).open()
         runner = JobRunner(
             store, settings_services(settings), config=RunnerConfig.from_settings(settings), settings=settings
         )
     if enqueue is None and runner.enqueue is None:
-        tasks = bind_tasks(create_huey(settings))
-        enqueue = _never_lose(tasks.enqueue)
+        enqueue = bind_tasks(create_huey(settings)).enqueue
     if enqueue is not None:
-        runner.enqueue = enqueue
+        runner.enqueue = _never_lose(enqueue)
     clock: Callable[[], datetime] = runner.clock
     sweep = DeletionSweep(runner.service, status_source or x_status_source(settings), clock=clock)
     security = Security(TokenStore(runner.store), settings, limiter)
@@ -60,7 +60,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> Any:
         yield
-        runner.store.close()
+        if owns_store:
+            runner.store.close()
 
     app = FastAPI(
         title="Icarus",
