@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint setup clean eval
+.PHONY: run test bench lint setup clean eval train-judge
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# Retrain the offline stance judge's head from the training-side public datasets (needs the dev extras:
+# scikit-learn). Writes src/icarus/judges/weights/offline-wordllama-1.{npz,json}. DATASETS is set below.
+train-judge: $(STAMP)
+	$(BIN)/python -m icarus.judges.training --data $(DATASETS)
 
 # Measure every evaluation set on the public data and regenerate docs/evaluation/ (numbers, Markdown, PNGs).
 # EVAL_JUDGE=NAME@VER picks another judge than the registry's offline default. Sets too slow to run whole

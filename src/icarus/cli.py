@@ -13,6 +13,7 @@ from rich.markup import escape
 
 from icarus.api.cli import serve_command, token_app
 from icarus.evaluation.cli import eval_command
+from icarus.judges.cli import judge_app
 from icarus.jobs.cli import worker_command
 from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
 from icarus.reports.render import render_console, render_markdown
@@ -38,6 +39,7 @@ app.add_typer(corpus_app, name="corpus")
 app.add_typer(registry_app, name="registry")
 app.add_typer(lvf_app, name="lvf")
 app.command("evidence-verify")(evidence_verify_command)
+app.add_typer(judge_app, name="judge")
 app.command("replay")(replay_command)
 app.command("serve")(serve_command)
 app.command("worker")(worker_command)

@@ -8,19 +8,20 @@ from pydantic import SecretStr
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.registry import JUDGES, JudgeConfigError, create_judge, judge_from_settings
+from icarus.judges.trained import OfflineWordLlamaJudge
 from icarus.settings import Settings
 
 
 def test_registry_contents_are_pinned() -> None:
-    assert sorted(JUDGES) == ["offline-lexical@1", "openai-compatible@1"]
+    assert sorted(JUDGES) == ["offline-lexical@1", "offline-wordllama@1", "openai-compatible@1"]
     with pytest.raises(TypeError):
         JUDGES["x@1"] = JUDGES["offline-lexical@1"]  # type: ignore[index]
 
 
-def test_offline_by_default() -> None:
-    assert isinstance(judge_from_settings(Settings(llm_base_url=None, llm_model=None)), OfflineLexicalJudge)
+def test_trained_offline_judge_by_default() -> None:
+    assert isinstance(judge_from_settings(Settings(llm_base_url=None, llm_model=None)), OfflineWordLlamaJudge)
     assert isinstance(
-        judge_from_settings(Settings(llm_base_url="http://127.0.0.1:1/v1")), OfflineLexicalJudge
+        judge_from_settings(Settings(llm_base_url="http://127.0.0.1:1/v1")), OfflineWordLlamaJudge
     )
 
 
@@ -47,3 +48,4 @@ def test_unknown_name_and_missing_settings_are_clear_errors() -> None:
     with pytest.raises(JudgeConfigError, match="ICARUS_LLM_MODEL"):
         create_judge("openai-compatible@1", Settings(llm_base_url=None, llm_model=None))
     assert isinstance(create_judge("offline-lexical@1"), OfflineLexicalJudge)
+    assert isinstance(create_judge("offline-wordllama@1"), OfflineWordLlamaJudge)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from icarus.scoring.icarus.markers import NEGATION_WORDS
 
@@ -141,6 +142,7 @@ def tokens(text: str) -> list[Token]:
     return [Token(m.group(0).lower(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and judges stem the same words over and over
 def stem(word: str) -> str:
     """A deliberately small suffix stripper: enough to meet "increases", "increased" and "increasing" at
     one stem, not a linguistic analysis. Words it does not know are left alone."""

@@ -1,7 +1,9 @@
 """Judges by name. Each name carries its version; new behaviour gets a new name, never an edit.
 
-``judge_from_settings`` picks the embedded offline judge unless both ``ICARUS_LLM_BASE_URL`` and
-``ICARUS_LLM_MODEL`` are set.
+``judge_from_settings`` picks the default offline judge (``DEFAULT_OFFLINE_JUDGE``) unless both
+``ICARUS_LLM_BASE_URL`` and ``ICARUS_LLM_MODEL`` are set. The default is the trained embedding judge, which
+beats the lexical one on held-out data (docs/evaluation.md, "Stance judges"); the lexical judge stays
+registered under its own name.
 """
 
 from __future__ import annotations
@@ -12,20 +14,28 @@ from types import MappingProxyType
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import Judge
+from icarus.judges.trained import OfflineWordLlamaJudge
 from icarus.settings import Settings
 
 __all__ = [
+    "DEFAULT_OFFLINE_JUDGE",
     "JUDGES",
+    "LEXICAL_JUDGE",
     "OFFLINE_JUDGE",
     "OPENAI_COMPATIBLE_JUDGE",
+    "WORDLLAMA_JUDGE",
     "JudgeConfigError",
     "JudgeFactory",
     "create_judge",
     "judge_from_settings",
 ]
 
-OFFLINE_JUDGE = "offline-lexical@1"
+LEXICAL_JUDGE = "offline-lexical@1"
+WORDLLAMA_JUDGE = "offline-wordllama@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
+DEFAULT_OFFLINE_JUDGE = WORDLLAMA_JUDGE
+OFFLINE_JUDGE = DEFAULT_OFFLINE_JUDGE
+"""The offline judge used when no LLM endpoint is configured (kept under its older name for callers)."""
 
 JudgeFactory = Callable[[Settings], Judge]
 
@@ -34,8 +44,12 @@ class JudgeConfigError(ValueError):
     """A judge was asked for by a name that is not registered, or without the settings it needs."""
 
 
-def _offline(settings: Settings) -> Judge:
+def _lexical(settings: Settings) -> Judge:
     return OfflineLexicalJudge()
+
+
+def _wordllama(settings: Settings) -> Judge:
+    return OfflineWordLlamaJudge()
 
 
 def _openai_compatible(settings: Settings) -> Judge:
@@ -47,7 +61,7 @@ def _openai_compatible(settings: Settings) -> Judge:
 
 
 JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
-    {OFFLINE_JUDGE: _offline, OPENAI_COMPATIBLE_JUDGE: _openai_compatible}
+    {LEXICAL_JUDGE: _lexical, WORDLLAMA_JUDGE: _wordllama, OPENAI_COMPATIBLE_JUDGE: _openai_compatible}
 )
 """Every registered judge, name → factory. Read-only; a test pins its contents."""
 
@@ -64,4 +78,4 @@ def judge_from_settings(settings: Settings) -> Judge:
     """The LLM judge when an endpoint and a model are configured, else the offline judge."""
     if settings.llm_base_url and settings.llm_model:
         return create_judge(OPENAI_COMPATIBLE_JUDGE, settings)
-    return create_judge(OFFLINE_JUDGE, settings)
+    return create_judge(DEFAULT_OFFLINE_JUDGE, settings)

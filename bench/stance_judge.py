@@ -1,0 +1,74 @@
+"""Stance-judge throughput: pairs judged per second, one request at a time, as the pipeline asks.
+
+Target for a default offline judge: at least 200 pairs/s on this 2-core machine (docs/evaluation.md,
+"Stance judges"). Pairs are Climate-FEVER claim–sentence pairs when the dataset is present (``ICARUS_DATASETS``
+or ``../shared/datasets``), otherwise built-in sentences; the first pair of each judge is a warm-up (model
+load) and is not timed. Also reported: the size of what each judge ships.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import wordllama
+
+from icarus.judges.protocol import JudgeRequest
+from icarus.judges.registry import LEXICAL_JUDGE, WORDLLAMA_JUDGE, create_judge
+from icarus.judges.stancesets import Split, StanceSetError, load_pairs
+
+TARGET_PAIRS_PER_SECOND = 200
+PAIRS = 600
+_DATASETS = Path(
+    os.environ.get("ICARUS_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets")
+)
+_FALLBACK = [
+    ("Arctic sea ice extent has declined since 1979.", "Satellite records show Arctic sea ice has shrunk since 1979."),
+    ("Global temperatures have not risen since 1998.", "The decade after 1998 was warmer than the one before it."),
+    ("CO2 is a trace gas with no effect on climate.", "Carbon dioxide absorbs infrared radiation emitted by the surface."),
+]  # fmt: skip
+
+
+def _pairs() -> tuple[list[tuple[str, str]], str]:
+    try:
+        pairs = load_pairs("climate-fever", _DATASETS, Split.TEST)
+        return [(p.claim, p.passage) for p in pairs][:PAIRS], "climate-fever test split"
+    except StanceSetError:
+        return (_FALLBACK * (PAIRS // len(_FALLBACK) + 1))[:PAIRS], "built-in sentences"
+
+
+def _shipped_bytes(name: str) -> int:
+    if name != WORDLLAMA_JUDGE:
+        return 0
+    weights = Path(__file__).resolve().parents[1] / "src" / "icarus" / "judges" / "weights"
+    embeddings = Path(wordllama.__file__).parent / "weights" / "l2_supercat_256.safetensors"
+    return sum(p.stat().st_size for p in weights.iterdir()) + embeddings.stat().st_size
+
+
+def main(argv: list[str]) -> dict[str, Any]:
+    pairs, source = _pairs()
+    runs = []
+    for name in (LEXICAL_JUDGE, WORDLLAMA_JUDGE):
+        judge = create_judge(name)
+        requests = [
+            JudgeRequest(claim_id=f"c{i}", claim_text=claim, evidence_id=f"e{i}", excerpt=passage)
+            for i, (claim, passage) in enumerate(pairs)
+        ]
+        judge.stance(requests[0])  # warm-up: loads the model
+        started = time.perf_counter()
+        for request in requests:
+            judge.stance(request)
+        seconds = time.perf_counter() - started
+        rate = len(requests) / seconds
+        runs.append(
+            {
+                "judge": name,
+                "pairs": len(requests),
+                "pairs_per_s": round(rate, 1),
+                "meets_200": rate >= TARGET_PAIRS_PER_SECOND,
+                "shipped_mb": round(_shipped_bytes(name) / 2**20, 2),
+            }
+        )
+    return {"runs": runs, "pairs_from": source, "cpus": os.cpu_count()}

@@ -1,0 +1,247 @@
+"""The trained offline judge: WordLlama features, a small numpy head, calibrated confidence.
+
+Stance. The judged passage is the request's excerpt; without one, the ``CANDIDATE_SENTENCES`` sentences of
+the evidence text that share most words with the claim are each judged and the one that takes the clearest
+side (highest support or refute probability) is kept. ``features.PairEncoder`` reads the pair, the shipped
+head (``weights/<name>.npz``) gives three logits, and the shipped calibration (temperature, then an isotonic
+map, both fitted on held-out pairs: see ``calibration``) turns them into the stance and the probability that
+it is right. That probability is the verdict's confidence, so the policy's C and meanStanceConfidence read
+calibrated values.
+
+Inference hops. A content word of the claim that the passage neither states (same stem) nor matches in
+meaning (its tokens' best cosines with the passage's tokens average at least ``HOP_WORD_MATCH``) is
+unstated; every ``UNSTATED_WORDS_PER_HOP`` unstated words (rounded up) make one hop, capped at ``HOPS_CAP``
+(over the policy's limit). Both constants were set on the training split (see the trainer's hop report).
+
+Scope (H26) compares the claim with the whole evidence (excerpt and text). A dimension mismatches only when
+the evidence states a value of that kind and never the claim's: figures in the claim's unit but none equal
+to it (quantity), years but none of the claim's (period), places but none of the claim's (geography). A
+value the evidence does not mention is an unstated step, not a different scope.
+
+Attribution (H3) is parsed by the same rules as the lexical judge, under this judge's name.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from icarus.judges import _text as tx
+from icarus.judges.calibration import Calibration
+from icarus.judges.features import FEATURE_VERSION, PairEncoder, TokenMatch, feature_width, load_wordllama
+from icarus.judges.head import CLASSES, StanceHead
+from icarus.judges.offline import parse_attributions
+from icarus.judges.protocol import (
+    AttributionVerdict,
+    JudgeRequest,
+    StanceVerdict,
+    prompt_hash,
+    to_confidence,
+)
+from icarus.judges.quarantine import quarantine
+from icarus.ledger.judgments import JudgeProvenance, ScopeDimension, Stance
+
+__all__ = [
+    "CANDIDATE_SENTENCES",
+    "HOPS_CAP",
+    "HOP_WORD_MATCH",
+    "PROVIDER",
+    "UNSTATED_WORDS_PER_HOP",
+    "VERSION",
+    "WEIGHTS_NAME",
+    "JudgeWeights",
+    "OfflineWordLlamaJudge",
+    "inference_hops",
+    "load_weights",
+    "scope_mismatches",
+    "unstated_words",
+]
+
+PROVIDER = "offline-wordllama"
+VERSION = "1"
+WEIGHTS_NAME = "offline-wordllama-1"
+CANDIDATE_SENTENCES = 3
+# Set on the training split: the strictest rule under which at most 5 % of labelled supporting or refuting
+# pairs go over the policy's three-hop limit (0.3 and 4 words: 3.9 %; neutral pairs: 7.2 %).
+HOP_WORD_MATCH = 0.3
+UNSTATED_WORDS_PER_HOP = 4
+HOPS_CAP = 4
+
+
+class WeightsError(RuntimeError):
+    """The shipped weights are missing, damaged, or were fitted on another feature layout."""
+
+
+@dataclass(frozen=True)
+class JudgeWeights:
+    head: StanceHead
+    calibration: Calibration
+    metadata: dict[str, Any]
+
+
+def load_weights(name: str = WEIGHTS_NAME, folder: Path | None = None) -> JudgeWeights:
+    """The head, calibration and metadata stored as ``<name>.npz`` / ``<name>.json`` (in the package by
+    default). Reads no dataset."""
+    base = folder if folder is not None else Path(str(resources.files("icarus.judges") / "weights"))
+    npz, meta = base / f"{name}.npz", base / f"{name}.json"
+    if not npz.is_file() or not meta.is_file():
+        raise WeightsError(f"judge weights {name!r} not found in {base}")
+    metadata = json.loads(meta.read_text(encoding="utf-8"))
+    if metadata.get("feature_version") != FEATURE_VERSION:
+        raise WeightsError(
+            f"{name} was fitted on {metadata.get('feature_version')!r}, this code reads {FEATURE_VERSION!r}"
+        )
+    if tuple(metadata.get("classes", ())) != CLASSES:
+        raise WeightsError(f"{name} orders its classes {metadata.get('classes')}, expected {list(CLASSES)}")
+    head = StanceHead.load(npz)
+    if head.input_width != feature_width():
+        raise WeightsError(f"{name} expects {head.input_width} features, the encoder gives {feature_width()}")
+    return JudgeWeights(head, Calibration.from_json(metadata["calibration"]), metadata)
+
+
+@cache
+def _shared() -> tuple[PairEncoder, JudgeWeights]:
+    return PairEncoder(load_wordllama()), load_weights()
+
+
+def unstated_words(claim: str, passage: str, alignment: list[TokenMatch]) -> list[str]:
+    """Content words of ``claim`` that ``passage`` neither states (same stem) nor matches in meaning (the
+    claim word's tokens reach, on average, at least ``HOP_WORD_MATCH`` cosine with passage tokens)."""
+    stated = set(tx.content_stems(tx.tokens(passage)))
+    missing: dict[str, None] = {}
+    for token in tx.tokens(claim):
+        stem = tx.content_stems([token])
+        if not stem or stem[0] in stated or stem[0] in missing:
+            continue
+        pieces = [m.best for m in alignment if m.start < token.end and m.end > token.start]
+        if not pieces or sum(pieces) / len(pieces) < HOP_WORD_MATCH:
+            missing[stem[0]] = None
+    return list(missing)
+
+
+def inference_hops(claim: str, passage: str, alignment: list[TokenMatch]) -> int:
+    """Unstated steps from ``passage`` to ``claim``: see the module docstring. Pure."""
+    return min(HOPS_CAP, math.ceil(len(unstated_words(claim, passage, alignment)) / UNSTATED_WORDS_PER_HOP))
+
+
+def scope_mismatches(claim: str, evidence: str) -> tuple[ScopeDimension, ...]:
+    """Dimensions in which the evidence states a value of the claim's kind but never the claim's value."""
+    mismatched: list[ScopeDimension] = []
+    stated = tx.quantities(evidence)
+    for figure in tx.quantities(claim):
+        peers = [q for q in stated if figure.unit and q.unit == figure.unit]
+        if peers and not any(tx.same_value(q.value, figure.value) for q in peers):
+            mismatched.append(ScopeDimension.QUANTITY)
+            break
+    claim_years, evidence_years = tx.years(claim), tx.years(evidence)
+    if claim_years and evidence_years and not claim_years & evidence_years:
+        mismatched.append(ScopeDimension.PERIOD)
+    claim_places = tx.places(claim)
+    lowered = evidence.lower()
+    if claim_places and tx.places(evidence) and not any(place in lowered for place in claim_places):
+        mismatched.append(ScopeDimension.GEOGRAPHY)
+    return tuple(mismatched)
+
+
+class OfflineWordLlamaJudge:
+    """A ``Judge`` on static embeddings and a trained head: numpy only, no network, deterministic."""
+
+    def __init__(self, encoder: PairEncoder | None = None, weights: JudgeWeights | None = None) -> None:
+        if encoder is None or weights is None:
+            shared_encoder, shared_weights = _shared()
+            encoder, weights = encoder or shared_encoder, weights or shared_weights
+        self.encoder = encoder
+        self.weights = weights
+        self.calibration_id = weights.calibration.calibration_id
+        self.provenance = JudgeProvenance(
+            provider=PROVIDER, version=VERSION, calibration_id=self.calibration_id
+        )
+
+    def __repr__(self) -> str:
+        return f"OfflineWordLlamaJudge({PROVIDER}@{VERSION})"
+
+    def probabilities(
+        self, claims: list[str], passages: list[str]
+    ) -> tuple[np.ndarray[Any, np.dtype[np.float64]], list[list[TokenMatch]]]:
+        """Calibrated class probabilities (``CLASSES`` order), one row per pair, and the token alignments."""
+        features, alignments = self.encoder.encode_aligned(claims, passages)
+        logits = self.weights.head.logits(features)
+        return self.weights.calibration.probabilities(logits), alignments
+
+    def _passage(
+        self, claim: str, excerpt: str, text: str
+    ) -> tuple[str, np.ndarray[Any, np.dtype[np.float64]], list[TokenMatch]]:
+        if excerpt:
+            probabilities, alignments = self.probabilities([claim], [excerpt])
+            return excerpt, probabilities[0], alignments[0]
+        stems = set(tx.content_stems(tx.tokens(claim)))
+        sentences = [text[a:b] for a, b in tx.sentence_spans(text)] or [text]
+
+        def covered(sentence: str) -> float:
+            return len(stems & set(tx.content_stems(tx.tokens(sentence)))) / len(stems) if stems else 0.0
+
+        ranked = sorted(range(len(sentences)), key=lambda i: (-covered(sentences[i]), i))
+        chosen = [sentences[i] for i in ranked[:CANDIDATE_SENTENCES]]
+        probabilities, alignments = self.probabilities([claim] * len(chosen), chosen)
+        sided = probabilities[:, :2].max(axis=1)  # support and refute come first in CLASSES
+        best = int(np.argmax(sided))
+        return chosen[best], probabilities[best], alignments[best]
+
+    def stance(self, request: JudgeRequest) -> StanceVerdict:
+        claim = quarantine(request.claim_text)
+        excerpt = quarantine(request.excerpt)
+        text = quarantine(request.evidence_text)
+        passage, probabilities, alignment = self._passage(claim.text, excerpt.text, text.text)
+        top = int(np.argmax(probabilities))
+        confidence = float(self.weights.calibration.confidence(probabilities[top]))
+        mismatched = scope_mismatches(claim.text, f"{excerpt.text}\n{text.text}")
+        hops = inference_hops(claim.text, passage, alignment)
+        raw = {
+            "passage": passage,
+            "probabilities": {
+                label: round(float(p), 6) for label, p in zip(CLASSES, probabilities, strict=True)
+            },
+            "calibrated_confidence": round(confidence, 6),
+        }
+        return StanceVerdict(
+            claim_id=request.claim_id,
+            evidence_id=request.evidence_id,
+            stance=Stance(CLASSES[top]),
+            confidence=to_confidence(Decimal(repr(confidence))),
+            inference_hops=hops,
+            scope_matches=not mismatched,
+            mismatched=mismatched,
+            raw_answer=json.dumps(raw, sort_keys=True, ensure_ascii=False),
+            provider=PROVIDER,
+            version=VERSION,
+            calibration_id=self.calibration_id,
+            prompt_hash=prompt_hash(
+                {"judge": f"{PROVIDER}@{VERSION}", "claim": claim.text, "passage": passage}
+            ),
+            quarantined=claim.flagged or excerpt.flagged or text.flagged,
+        )
+
+    def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
+        text = quarantine(request.evidence_text or request.excerpt).text
+        digest = prompt_hash({"judge": f"{PROVIDER}@{VERSION}", "attribution": text})
+        return [
+            AttributionVerdict(
+                evidence_id=request.evidence_id,
+                target_name=name,
+                target_url=url,
+                phrase=phrase,
+                provider=PROVIDER,
+                version=VERSION,
+                calibration_id=self.calibration_id,
+                prompt_hash=digest,
+            )
+            for name, url, phrase, _ in parse_attributions(text)
+        ]

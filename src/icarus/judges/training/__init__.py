@@ -1,0 +1,1 @@
+"""Training the embedding judge's head (development only: needs scikit-learn). See ``train``."""

@@ -1,0 +1,98 @@
+"""`icarus judge eval`: any registered judge measured on the same pairs, the LLM judge against a local fake
+OpenAI-compatible server; bad input is an error line and exit code 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from icarus.cli import app
+from tests.judges.conftest import FakeServer
+from tests.judges.stance_files import CLIMATE_CLAIMS, write_climate_fever, write_covidfact
+
+runner = CliRunner()
+GOLD = [label for _, _, evidences in CLIMATE_CLAIMS for _, label in evidences]
+STANCE = {"SUPPORTS": "support", "REFUTES": "refute", "NOT_ENOUGH_INFO": "neutral"}
+
+
+def _answer(n: int, stance: str) -> dict[str, object]:
+    return {
+        "evidence_id": f"e{n}",
+        "stance": stance,
+        "confidence": 0.9,
+        "inference_hops": 1,
+        "scope_matches": True,
+        "mismatched_dimensions": [],
+        "rationale": "-",
+    }
+
+
+def test_the_llm_judge_is_measured_with_one_command(
+    fake_llm: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ICARUS_LLM_BASE_URL", fake_llm.base_url)
+    monkeypatch.setenv("ICARUS_LLM_MODEL", "fake-model")
+    root = write_climate_fever(tmp_path / "data")
+    # right on pairs 0-2 and 5; pair 3 (supporting) gets a broken reply, which fails closed to neutral;
+    # pair 4 (refuting) is answered "support"
+    for n, label in enumerate(GOLD[:3]):
+        fake_llm.reply_json(_answer(n, STANCE[label]))
+    fake_llm.reply_json("not json")
+    fake_llm.reply_json(_answer(4, "support"))
+    fake_llm.reply_json(_answer(5, STANCE[GOLD[5]]))
+    out = tmp_path / "out"
+    args = ["judge", "eval", "--judge", "openai-compatible@1", "--data", str(root), "--set", "climate-fever"]
+    result = runner.invoke(app, [*args, "--split", "all", "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)["judges"][0]
+    scores = report["sets"]["climate-fever"]
+    assert scores["n"] == 6 and scores["failures"] == 1
+    assert scores["accuracy"] == pytest.approx(4 / 6)
+    assert scores["confusion"]["refute"] == {"support": 1, "refute": 1, "neutral": 0}
+    assert scores["confusion"]["support"] == {"support": 1, "refute": 0, "neutral": 1}
+    assert len(fake_llm.requests) == 6
+    assert {"judges.json", "judges.md", "reliability.png"} <= {p.name for p in out.iterdir()}
+    assert "`openai-compatible@1` | climate-fever | 6 |" in (out / "judges.md").read_text()
+
+
+def test_offline_judges_compare_on_the_same_pairs(tmp_path: Path) -> None:
+    root = write_covidfact(write_climate_fever(tmp_path))
+    args = ["judge", "eval", "--data", str(root), "--split", "all", "--json"]
+    sets = ["--set", "climate-fever", "--set", "covidfact"]
+    judges = ["--judge", "offline-lexical@1", "--judge", "offline-wordllama@1"]
+    result = runner.invoke(app, [*args, *sets, *judges])
+    assert result.exit_code == 0, result.output
+    reports = json.loads(result.stdout)["judges"]
+    assert [r["judge"] for r in reports] == ["offline-lexical@1", "offline-wordllama@1"]
+    for report in reports:
+        assert report["sets"]["climate-fever"]["n"] == 6 and report["sets"]["covidfact"]["n"] == 2
+        assert report["scope"]["swapped_pairs"] == 1  # 120 → 450 patients, and the evidence states a count
+    trained = reports[1]
+    assert trained["scope"]["detection_by_dimension"] == {"quantity": {"n": 1, "detected": 1}}
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--judge", "offline-lexical@9"], "no judge named"),
+        (["--set", "averitec"], "no stance set named"),
+        (["--judge", "openai-compatible@1"], "ICARUS_LLM_MODEL"),
+    ],
+)
+def test_bad_input_is_an_error_line(
+    extra: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ICARUS_LLM_BASE_URL", raising=False)
+    monkeypatch.delenv("ICARUS_LLM_MODEL", raising=False)
+    root = write_climate_fever(tmp_path)
+    result = runner.invoke(app, ["judge", "eval", "--data", str(root), "--set", "climate-fever", *extra])
+    assert result.exit_code == 2
+    assert "error:" in result.output and message in result.output
+
+
+def test_missing_dataset_files_are_named(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["judge", "eval", "--data", str(tmp_path)])
+    assert result.exit_code == 2 and "climate-fever.jsonl" in result.output

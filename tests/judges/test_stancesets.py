@@ -1,0 +1,63 @@
+"""Stance-set readers: label mappings, SciFact's neutral sentences, CovidFact counterparts, the split."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from icarus.judges.stancesets import (
+    SPLIT_BUCKETS,
+    Split,
+    StanceSetError,
+    load_pairs,
+    split_of,
+)
+from tests.judges.stance_files import write_climate_fever, write_covidfact, write_scifact
+
+
+def test_climate_fever_labels_map_to_three_stances(tmp_path: Path) -> None:
+    pairs = load_pairs("climate-fever", write_climate_fever(tmp_path))
+    assert [p.label for p in pairs] == ["support", "refute", "neutral"] * 2
+    assert {p.group for p in pairs} == {"1", "2"}
+
+
+def test_scifact_rationales_and_the_closest_other_sentences_as_neutral(tmp_path: Path) -> None:
+    pairs = load_pairs("scifact", write_scifact(tmp_path))
+    assert [(p.label, p.passage) for p in pairs] == [
+        ("support", "Aspirin reduced the risk of stroke in adults."),
+        # two neutral sentences, those sharing most words with the claim, never the rationale again
+        ("neutral", "We studied aspirin in adults."),
+        ("neutral", "Adults taking aspirin had more bleeding."),
+    ]
+
+
+def test_covidfact_counter_claims_keep_their_original(tmp_path: Path) -> None:
+    pairs = load_pairs("covidfact", write_covidfact(tmp_path))
+    refuted = [p for p in pairs if p.label == "refute"]
+    assert len(refuted) == 1 and refuted[0].extra["counterpart"] == "A trial of 120 patients found no deaths"
+
+
+def test_split_is_by_group_fixed_and_near_its_shares() -> None:
+    assert split_of("scifact", "17") is split_of("scifact", "17")
+    shares = Counter(split_of("x", str(n)) for n in range(20_000))
+    train, validation = SPLIT_BUCKETS[0] / 100, (SPLIT_BUCKETS[1] - SPLIT_BUCKETS[0]) / 100
+    assert abs(shares[Split.TRAIN] / 20_000 - train) < 0.02
+    assert abs(shares[Split.VALIDATION] / 20_000 - validation) < 0.02
+
+
+def test_a_split_never_shares_a_claim_with_another(tmp_path: Path) -> None:
+    root = write_climate_fever(tmp_path)
+    seen: dict[str, Split] = {}
+    for split in (Split.TRAIN, Split.VALIDATION, Split.TEST):
+        for pair in load_pairs("climate-fever", root, split):
+            assert seen.setdefault(pair.group, split) is split
+    assert len(load_pairs("climate-fever", root)) == 6
+
+
+def test_unknown_set_and_missing_files_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(StanceSetError, match="known: "):
+        load_pairs("averitec", tmp_path)
+    with pytest.raises(StanceSetError, match=r"climate-fever\.jsonl"):
+        load_pairs("climate-fever", tmp_path)
