@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, func, or_, select, text, update
 from sqlalchemy.orm import Session
 
 from icarus.store.repository import NotFound, Store
@@ -27,7 +27,7 @@ from icarus.store.tables import (
     SubjectRecord,
 )
 
-__all__ = ["EventInfo", "JobInfo", "RemovalInfo", "RequestInfo", "ServiceStore"]
+__all__ = ["EventInfo", "JobInfo", "RemovalInfo", "ReportHead", "RequestInfo", "ServiceStore"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,14 @@ class EventInfo:
 
 
 @dataclass(frozen=True)
+class ReportHead:
+    latest_version: int | None
+    subject_kind: str
+    subject_id: str
+    hidden: str | None
+
+
+@dataclass(frozen=True)
 class RemovalInfo:
     subject_kind: str
     subject_id: str
@@ -80,6 +88,8 @@ class ServiceStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        # Reads on a bare connection, without the ORM and without SQLite's write lock (see engine.py).
+        self._fast_reads = store.engine.execution_options(sqlite_begin="DEFERRED")
 
     # --- requests --------------------------------------------------------------------------------------
 
@@ -353,6 +363,17 @@ class ServiceStore:
         with self.store.reading() as session:
             return int(session.scalar(select(func.max(CheckEvent.id))) or 0)
 
+    # --- reading reports fast ---------------------------------------------------------------------------
+
+    def report_head(self, check_id: str) -> ReportHead | None:
+        """What serving a report needs before its body, in one query: the latest version number, the
+        subject, and whether the subject's words are hidden. None for a check with no ``checks`` row."""
+        with self._fast_reads.connect() as connection:
+            row = connection.execute(_REPORT_HEAD, {"check_id": check_id}).first()
+        if row is None:
+            return None
+        return ReportHead(row[0], str(row[1]), str(row[2]), row[3])
+
     # --- removals --------------------------------------------------------------------------------------
 
     def hide(self, subject_kind: str, subject_id: str, reason: str, now: datetime) -> bool:
@@ -391,6 +412,14 @@ class ServiceStore:
                 .order_by(SubjectRecord.id)
             ).all()
             return list(rows)
+
+
+# Hand-written (and so compiled once): this runs on every report read.
+_REPORT_HEAD = text(
+    "SELECT (SELECT max(v.version) FROM report_versions v WHERE v.check_id = c.id), s.kind, s.subject_id, "
+    "(SELECT r.reason FROM removals r WHERE r.subject_kind = s.kind AND r.subject_id = s.subject_id) "
+    "FROM checks c JOIN subjects s ON s.id = c.subject_pk WHERE c.id = :check_id"
+)
 
 
 def _runnable(now: datetime) -> Any:
