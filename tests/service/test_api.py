@@ -276,3 +276,23 @@ def test_a_queue_outage_does_not_lose_a_submission(runner: JobRunner, tmp_path: 
     check_id = answer.json()["id"]
     assert [j.run_key for j in runner.service.due(runner.clock())] == ["first"]  # the dispatcher will find it
     assert runner.service.request(check_id).state.value == "queued"
+
+
+def test_a_live_event_stream_delivers_the_new_version_as_it_is_recorded(
+    client: TestClient, runner: JobRunner
+) -> None:
+    import threading
+
+    answer = client.post("/v1/checks", json={"payload": sample_payload()}, headers=token(runner, Role.API))
+    check_id = answer.json()["id"]
+    seen: list[str] = []
+    with client.stream("GET", f"/v1/checks/{check_id}/events") as stream:
+        worker = threading.Timer(0.3, runner.run, args=(check_id, "first"))
+        worker.start()
+        for line in stream.iter_lines():
+            if line.startswith("event: "):
+                seen.append(line.removeprefix("event: "))
+            if seen and seen[-1] == "version":
+                break
+        worker.join()
+    assert seen[0] == "status" and "progress" in seen and seen[-1] == "version"
