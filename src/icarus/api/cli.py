@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -52,7 +53,10 @@ def serve_command(
         command = [sys.executable, "-m", "icarus.cli", "worker"]
         if threads:
             command += ["--threads", str(threads)]
-        child = subprocess.Popen(command)
+        child = subprocess.Popen(command, preexec_fn=_die_with_parent)
+    # uvicorn shuts down on SIGTERM and then raises the signal again under the handler it found; with
+    # this one that is SystemExit, so the worker below is stopped instead of left running on its own.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         uvicorn.run(app, host=host, port=port, log_level="info")
     finally:
@@ -62,6 +66,15 @@ def serve_command(
                 child.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 child.kill()
+
+
+def _die_with_parent() -> None:
+    """In the worker child, before it starts: on Linux, get SIGTERM if `icarus serve` dies, even by SIGKILL."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        set_parent_death_signal = 1  # PR_SET_PDEATHSIG
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(set_parent_death_signal, signal.SIGTERM)
 
 
 def _tokens() -> TokenStore:
