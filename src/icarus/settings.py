@@ -87,6 +87,10 @@ class Settings(BaseSettings):
         default=None, description="OpenAI-compatible endpoint; unset means offline judges."
     )
     llm_model: str | None = Field(default=None, description="Model name at the LLM endpoint.")
+    offline_judge: str = Field(
+        default="offline-wordllama@1",
+        description="Registered offline judge (name@version) used when no LLM endpoint is configured.",
+    )
     llm_api_key: SecretStr | None = Field(default=None, description="API key for the LLM endpoint.")
     x_bearer_token: SecretStr | None = Field(
         default=None, description="X API v2 bearer token for fetching posts."

@@ -49,3 +49,14 @@ def test_unknown_name_and_missing_settings_are_clear_errors() -> None:
         create_judge("openai-compatible@1", Settings(llm_base_url=None, llm_model=None))
     assert isinstance(create_judge("offline-lexical@1"), OfflineLexicalJudge)
     assert isinstance(create_judge("offline-wordllama@1"), OfflineWordLlamaJudge)
+
+
+def test_the_offline_judge_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    from icarus.judges.registry import DEFAULT_OFFLINE_JUDGE
+
+    assert Settings().offline_judge == DEFAULT_OFFLINE_JUDGE == "offline-wordllama@1"
+    monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@1")
+    assert isinstance(judge_from_settings(Settings()), OfflineLexicalJudge)
+    monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@7")
+    with pytest.raises(JudgeConfigError, match="no judge named"):
+        judge_from_settings(Settings())

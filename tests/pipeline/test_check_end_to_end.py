@@ -115,6 +115,8 @@ def test_unknown_domains_are_estimated_and_cannot_carry_a_verdict(services: Chec
 def test_check_command_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("ICARUS_DATABASE_URL", raising=False)  # the embedded default: SQLite in the data dir
+    # the outcomes below are the lexical judge's; the default trained judge is measured in tests/judges
+    monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@1")
     added = runner.invoke(
         app, ["corpus", "add", *map(str, sorted((EXAMPLES / "sample-corpus").glob("*.html")))]
     )

@@ -20,6 +20,8 @@ UNREVIEWED = "shiptrack.example"  # one of the sample post's two independent ori
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("ICARUS_DATABASE_URL", raising=False)
+    # the outcomes below are the lexical judge's; the default trained judge is measured in tests/judges
+    monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@1")
     added = runner.invoke(
         app, ["corpus", "add", *map(str, sorted((EXAMPLES / "sample-corpus").glob("*.html")))]
     )

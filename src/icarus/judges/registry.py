@@ -1,7 +1,7 @@
 """Judges by name. Each name carries its version; new behaviour gets a new name, never an edit.
 
-``judge_from_settings`` picks the default offline judge (``DEFAULT_OFFLINE_JUDGE``) unless both
-``ICARUS_LLM_BASE_URL`` and ``ICARUS_LLM_MODEL`` are set. The default is the trained embedding judge, which
+``judge_from_settings`` picks the offline judge named by ``ICARUS_OFFLINE_JUDGE`` (``DEFAULT_OFFLINE_JUDGE``
+unless set) unless both ``ICARUS_LLM_BASE_URL`` and ``ICARUS_LLM_MODEL`` are set. The default is the trained embedding judge, which
 beats the lexical one on held-out data (docs/evaluation.md, "Stance judges"); the lexical judge stays
 registered under its own name.
 """
@@ -75,7 +75,7 @@ def create_judge(name: str, settings: Settings | None = None) -> Judge:
 
 
 def judge_from_settings(settings: Settings) -> Judge:
-    """The LLM judge when an endpoint and a model are configured, else the offline judge."""
+    """The LLM judge when an endpoint and a model are configured, else the configured offline judge."""
     if settings.llm_base_url and settings.llm_model:
         return create_judge(OPENAI_COMPATIBLE_JUDGE, settings)
-    return create_judge(DEFAULT_OFFLINE_JUDGE, settings)
+    return create_judge(settings.offline_judge, settings)

@@ -1,8 +1,10 @@
 """The trained offline judge: WordLlama features, a small numpy head, calibrated confidence.
 
-Stance. The judged passage is the request's excerpt; without one, the ``CANDIDATE_SENTENCES`` sentences of
-the evidence text that share most words with the claim are each judged and the one that takes the clearest
-side (highest support or refute probability) is kept. ``features.PairEncoder`` reads the pair, the shipped
+Stance. The judged passage comes from the request's excerpt, or the evidence text when there is none.
+A one-sentence excerpt is judged as it is. Otherwise ``CANDIDATE_SENTENCES`` candidates are judged (a longer
+excerpt whole plus its sentences sharing most words with the claim; or, from the text, the sentences sharing
+most words with it) and the one that takes the clearest side (highest support or refute probability) is
+kept: a passage of several sentences often states the claim in one of them. ``features.PairEncoder`` reads the pair, the shipped
 head (``weights/<name>.npz``) gives three logits, and the shipped calibration (temperature, then an isotonic
 map, both fitted on held-out pairs: see ``calibration``) turns them into the stance and the probability that
 it is right. That probability is the verdict's confidence, so the policy's C and meanStanceConfidence read
@@ -179,17 +181,20 @@ class OfflineWordLlamaJudge:
     def _passage(
         self, claim: str, excerpt: str, text: str
     ) -> tuple[str, np.ndarray[Any, np.dtype[np.float64]], list[TokenMatch]]:
-        if excerpt:
-            probabilities, alignments = self.probabilities([claim], [excerpt])
-            return excerpt, probabilities[0], alignments[0]
+        source = excerpt or text
+        sentences = [source[a:b] for a, b in tx.sentence_spans(source)] or [source]
         stems = set(tx.content_stems(tx.tokens(claim)))
-        sentences = [text[a:b] for a, b in tx.sentence_spans(text)] or [text]
 
         def covered(sentence: str) -> float:
             return len(stems & set(tx.content_stems(tx.tokens(sentence)))) / len(stems) if stems else 0.0
 
         ranked = sorted(range(len(sentences)), key=lambda i: (-covered(sentences[i]), i))
-        chosen = [sentences[i] for i in ranked[:CANDIDATE_SENTENCES]]
+        if excerpt and len(sentences) == 1:
+            chosen = [excerpt]
+        elif excerpt:  # the excerpt whole, and its sentences that share most words with the claim
+            chosen = [excerpt, *(sentences[i] for i in ranked[: CANDIDATE_SENTENCES - 1])]
+        else:
+            chosen = [sentences[i] for i in ranked[:CANDIDATE_SENTENCES]]
         probabilities, alignments = self.probabilities([claim] * len(chosen), chosen)
         sided = probabilities[:, :2].max(axis=1)  # support and refute come first in CLASSES
         best = int(np.argmax(sided))

@@ -9,6 +9,10 @@ pair (chosen by a hash, not by order), one refuting pair is made by editing the 
   a passage that already negates loses its "not" instead;
 * reversal: the first word with an antonym in the lexical judge's list is swapped for it ("rose" → "fell").
 
+Restatements teach the other end of the scale: a passage that says what the claim says supports it. From
+every ``AUGMENT_EVERY``-th distinct training claim, the claim restated in a reporting frame
+(``RESTATEMENT_FRAMES``) is a supporting pair and the claim contradicted as above a refuting one.
+
 Only training pairs are augmented; validation and test hold real data only.
 """
 
@@ -20,9 +24,15 @@ from collections.abc import Iterable
 
 from icarus.judges.stancesets import LabelledPair
 
-__all__ = ["AUGMENT_EVERY", "contradict", "contradictions"]
+__all__ = ["AUGMENT_EVERY", "RESTATEMENT_FRAMES", "contradict", "contradictions", "restatements"]
 
 AUGMENT_EVERY = 2
+RESTATEMENT_FRAMES = (
+    "{claim}",
+    "{claim}, the report said.",
+    "Officials confirmed that {lowered}",
+    "It is true that {lowered}",
+)
 _AUXILIARY = re.compile(
     r"\b(is|are|was|were|has|have|had|can|could|will|would|should|may|might|must|does|do|did)\b(?! not\b)",
     re.IGNORECASE,
@@ -82,4 +92,22 @@ def contradictions(pairs: Iterable[LabelledPair]) -> list[LabelledPair]:
             made.append(
                 LabelledPair("augmented", pair.group, pair.claim, edited, "refute", {"from": pair.dataset})
             )
+    return made
+
+
+def restatements(pairs: Iterable[LabelledPair]) -> list[LabelledPair]:
+    """A supporting restatement and, where an edit applies, a refuting contradiction of a hashed half of the
+    distinct claims (dataset ``augmented``)."""
+    made = []
+    for claim, source in dict.fromkeys((p.claim, p.dataset) for p in pairs):
+        digest = hashlib.sha256(f"restate\x00{claim}".encode()).digest()
+        if digest[0] % AUGMENT_EVERY:
+            continue
+        frame = RESTATEMENT_FRAMES[digest[1] % len(RESTATEMENT_FRAMES)]
+        sentence = claim.rstrip(" .")
+        restated = frame.format(claim=sentence, lowered=sentence[:1].lower() + sentence[1:])
+        made.append(LabelledPair("augmented", claim, claim, restated, "support", {"from": source}))
+        contradicted = contradict(claim, digest[2] % 2 == 0) or contradict(claim, digest[2] % 2 == 1)
+        if contradicted is not None and contradicted != claim:
+            made.append(LabelledPair("augmented", claim, claim, contradicted, "refute", {"from": source}))
     return made

@@ -3,7 +3,7 @@
 ``make train-judge`` runs this (``python -m icarus.judges.training --data ../shared/datasets``). Steps:
 
 1. read every training-side stance set (``stancesets.READERS``) and split each by claim (70/15/15); add
-   contradictions made from supporting training pairs (``augment``);
+   contradictions made from supporting training pairs and restated or contradicted claims (``augment``);
 2. encode every pair (``features.PairEncoder``);
 3. fit each candidate head on the train split with scikit-learn, ``SEED`` fixed, each pair weighted so the
    labels of a dataset weigh the same and the sets the targets are set on weigh ``target_weight`` times more;
@@ -38,7 +38,7 @@ from icarus.judges.features import FEATURE_VERSION, SCALARS, PairEncoder, featur
 from icarus.judges.head import CLASSES, StanceHead
 from icarus.judges.metrics import accuracy, macro_f1
 from icarus.judges.stancesets import DATASET_FILES, READERS, LabelledPair, Split, load_pairs, split_of
-from icarus.judges.training.augment import AUGMENT_EVERY, contradictions
+from icarus.judges.training.augment import AUGMENT_EVERY, contradictions, restatements
 
 __all__ = ["CANDIDATES", "SCRIPT_VERSION", "SEED", "SELECTION_SETS", "main", "score_split"]
 
@@ -212,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             pairs[split_of(pair.dataset, pair.group)].append(pair)
         for relative in DATASET_FILES[name]:
             files[relative] = _sha256(args.data / relative)
-    augmented = contradictions(pairs[Split.TRAIN])
+    augmented = contradictions(pairs[Split.TRAIN]) + restatements(pairs[Split.TRAIN])
     counts = {s.value: dict(Counter(p.dataset for p in rows)) for s, rows in pairs.items()}
     counts["train"]["augmented"] = len(augmented)
     console.print(f"pairs per split: {counts}")
