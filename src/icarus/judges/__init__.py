@@ -1,9 +1,10 @@
 """Typed judges: narrow questions about one evidence item, answered with provenance.
 
 Judges propose; versioned code decides. ``protocol`` holds the questions and answers and turns answers
-into ledger records; ``offline`` is the embedded default (lexical, deterministic, no network);
-``llm`` asks any OpenAI-compatible endpoint; ``quarantine`` cleans text before a model reads it (H30);
-``registry`` builds judges by versioned name.
+into ledger records; ``trained`` is the embedded default (WordLlama features, a small numpy head,
+calibrated confidence; trained by ``training``, measured by ``evaluate``); ``offline`` is the lexical judge
+(deterministic, no weights); ``llm`` asks any OpenAI-compatible endpoint; ``quarantine`` cleans text
+before a model reads it (H30); ``registry`` builds judges by versioned name.
 """
 
 from icarus.judges.llm import OpenAICompatibleJudge
@@ -21,6 +22,7 @@ from icarus.judges.protocol import (
 )
 from icarus.judges.quarantine import Quarantined, quarantine
 from icarus.judges.registry import JUDGES, JudgeConfigError, create_judge, judge_from_settings
+from icarus.judges.trained import OfflineWordLlamaJudge
 
 __all__ = [
     "JUDGES",
@@ -31,6 +33,7 @@ __all__ = [
     "JudgeConfigError",
     "JudgeRequest",
     "OfflineLexicalJudge",
+    "OfflineWordLlamaJudge",
     "OpenAICompatibleJudge",
     "Quarantined",
     "Recorder",
