@@ -296,3 +296,10 @@ def test_a_live_event_stream_delivers_the_new_version_as_it_is_recorded(
                 break
         worker.join()
     assert seen[0] == "status" and "progress" in seen and seen[-1] == "version"
+
+
+def test_reads_can_require_a_token(runner: JobRunner, tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, api_public_reads=False)
+    with TestClient(create_app(settings, runner=runner, enqueue=lambda c, k: None)) as private:
+        assert private.get("/v1/policies").status_code == 401
+        assert private.get("/v1/policies", headers=token(runner, Role.READER)).status_code == 200

@@ -288,6 +288,7 @@ class JobRunner:
             {
                 "version": stored.version,
                 "url_path": stored.url_path,
+                "as_of": stored.as_of.isoformat(),
                 "label": stored.label,
                 "band": stored.band,
                 "reason": stored.reason.value,
