@@ -108,6 +108,7 @@ class JobRunner:
 
     def request_run(self, check_id: str, *, correction: bool, note: str | None) -> str:
         """Queue an extra run of a recorded check (a requested recheck or a correction); its run key."""
+        self.service.request(check_id)  # NotFound for checks the service never received (e.g. `icarus check`)
         self.store.latest(check_id)  # NotFound unless the check has a version to recheck or correct
         prefix = CORRECTION_PREFIX if correction else REQUESTED_PREFIX
         run_key = f"{prefix}{uuid.uuid4().hex[:12]}"
