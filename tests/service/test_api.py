@@ -303,3 +303,16 @@ def test_reads_can_require_a_token(runner: JobRunner, tmp_path: Path) -> None:
     with TestClient(create_app(settings, runner=runner, enqueue=lambda c, k: None)) as private:
         assert private.get("/v1/policies").status_code == 401
         assert private.get("/v1/policies", headers=token(runner, Role.READER)).status_code == 200
+
+
+def test_a_database_outage_is_a_503_with_retry_after(
+    client: TestClient, runner: JobRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    def down(*_: object) -> None:
+        raise OperationalError("SELECT 1", {}, ConnectionError("server closed the connection"))
+
+    monkeypatch.setattr(runner.service, "report_head", down)
+    answer = client.get("/v1/checks/0123456789abcdef/report")
+    assert answer.status_code == 503 and answer.headers["retry-after"] == "1"

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import FastAPI, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from icarus.api.auth import RateLimiter, Security
 from icarus.api.routes import build_router
@@ -77,6 +78,17 @@ def create_app(
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
+
+    @app.exception_handler(DBAPIError)
+    async def database_unavailable(_request: Request, exc: DBAPIError) -> JSONResponse:
+        if not exc.connection_invalidated and not isinstance(exc, OperationalError):
+            raise exc
+        log.warning("database unavailable: %s", type(exc.orig).__name__)
+        return JSONResponse(
+            {"detail": "the database is unavailable; try again shortly"},
+            status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "1"},
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select, text, update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from icarus.store.repository import NotFound, Store
@@ -368,8 +369,16 @@ class ServiceStore:
     def report_head(self, check_id: str) -> ReportHead | None:
         """What serving a report needs before its body, in one query: the latest version number, the
         subject, and whether the subject's words are hidden. None for a check with no ``checks`` row."""
-        with self._fast_reads.connect() as connection:
-            row = connection.execute(_REPORT_HEAD, {"check_id": check_id}).first()
+        for attempt in (1, 2):
+            try:
+                with self._fast_reads.connect() as connection:
+                    row = connection.execute(_REPORT_HEAD, {"check_id": check_id}).first()
+                break
+            except DBAPIError as exc:
+                # The connection died under us (a database restart): the pool has dropped it; one retry
+                # on a fresh connection turns a restart into a slower answer instead of an error.
+                if attempt == 2 or not exc.connection_invalidated:
+                    raise
         if row is None:
             return None
         return ReportHead(row[0], str(row[1]), str(row[2]), row[3])
