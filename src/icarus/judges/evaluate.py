@@ -7,7 +7,7 @@ excerpt), so the offline judges and an LLM behind an OpenAI-compatible endpoint 
 * Calibration: the verdict's confidence against whether its stance was right: expected calibration error
   and the reliability table (``calibration.reliability``).
 * Inference hops, two checks the labels allow. (1) On pairs labelled support or refute the passage does
-  bear on the claim, so a count over the policy's limit (``MAX_HOPS``) throws out good evidence: the share
+  bear on the claim, so a count over the policy's limit (``max_hops``) throws out good evidence: the share
   of such pairs over the limit should be small. (2) On WiCE, a claim against the sentences that fully
   support it should need fewer hops than a partially supported claim against the sentences that support
   part of it: the mean hops of each group are reported.
@@ -31,11 +31,14 @@ from icarus.judges.metrics import accuracy, confusion, f1_by_label, macro_f1
 from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.judges.stancesets import LabelledPair
 from icarus.ledger.judgments import ScopeDimension
+from icarus.scoring.icarus.config import DEFAULT_POLICY, load_policy
 
-__all__ = ["MAX_HOPS", "JudgedPair", "evaluate", "judge_pairs", "scope_expectation"]
+__all__ = ["JudgedPair", "evaluate", "judge_pairs", "max_hops", "scope_expectation"]
 
-MAX_HOPS = 3
-"""The policy's limit on unsupported inference hops (icarus@1.1 ``max_inference_hops``)."""
+
+def max_hops() -> int:
+    """The current policy's limit on unsupported inference hops."""
+    return load_policy(DEFAULT_POLICY).decision.max_inference_hops
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,15 +123,14 @@ def _stance_scores(judged: Sequence[JudgedPair]) -> dict[str, Any]:
 
 def _hops(judged: Sequence[JudgedPair]) -> dict[str, Any]:
     sided = [j for j in judged if j.pair.label in ("support", "refute")]
+    limit = max_hops()
     by_wice: dict[str, list[int]] = defaultdict(list)
     for j in judged:
         if j.pair.dataset == "wice" and j.pair.extra.get("wice") in ("supported", "partially_supported"):
             by_wice[j.pair.extra["wice"]].append(j.hops)
     return {
         "labelled_sided_pairs": len(sided),
-        "sided_over_limit_rate": round(sum(j.hops > MAX_HOPS for j in sided) / len(sided), 4)
-        if sided
-        else None,
+        "sided_over_limit_rate": round(sum(j.hops > limit for j in sided) / len(sided), 4) if sided else None,
         "mean_hops_by_label": {
             label: round(sum(hops) / len(hops), 3)
             for label in ("support", "refute", "neutral")

@@ -42,6 +42,7 @@ from icarus.judges.features import FEATURE_VERSION, PairEncoder, TokenMatch, fea
 from icarus.judges.head import CLASSES, StanceHead
 from icarus.judges.offline import parse_attributions
 from icarus.judges.protocol import (
+    FAILED_HOPS,
     AttributionVerdict,
     JudgeRequest,
     StanceVerdict,
@@ -75,7 +76,7 @@ CANDIDATE_SENTENCES = 3
 # pairs go over the policy's three-hop limit (0.3 and 4 words: 3.9 %; neutral pairs: 7.2 %).
 HOP_WORD_MATCH = 0.3
 UNSTATED_WORDS_PER_HOP = 4
-HOPS_CAP = 4
+HOPS_CAP = FAILED_HOPS  # beyond the policy's limit: nothing rests on such a passage
 
 
 class WeightsError(RuntimeError):
