@@ -46,7 +46,10 @@ def redact_ledger(ledger: Mapping[str, Any], reason: str) -> dict[str, Any]:
             if isinstance(image, dict)
         ]
     for claim in redacted.get("claims") or []:
-        if isinstance(claim, dict) and "text" in claim:
-            claim["text"] = notice
+        if isinstance(claim, dict):
+            if "text" in claim:
+                claim["text"] = notice
+            if claim.get("normalized"):
+                claim["normalized"] = notice  # a rewording of the post's words is still its words
     redacted["source_hidden"] = reason
     return redacted
