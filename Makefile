@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint setup clean eval train-judge
+.PHONY: run test bench lint setup clean eval train-judge serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ run: $(STAMP)
 	$(SAMPLE) $(BIN)/icarus corpus add examples/sample-corpus/*.html
 	$(SAMPLE) $(BIN)/icarus check --post examples/sample-post.json --reputation examples/sample-corpus/reputation.json
 	@for ledger in examples/ledgers/*.json; do echo "== $$ledger"; $(BIN)/icarus score $$ledger; done
+
+# The service on the embedded default: API and pages on http://127.0.0.1:8000, a worker beside it.
+serve: $(STAMP)
+	$(BIN)/icarus serve
 
 test: $(STAMP)
 	$(BIN)/pytest
