@@ -13,8 +13,8 @@ from rich.markup import escape
 
 from icarus.api.cli import serve_command, token_app
 from icarus.evaluation.cli import eval_command
-from icarus.judges.cli import judge_app
 from icarus.jobs.cli import worker_command
+from icarus.judges.cli import judge_app
 from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
 from icarus.reports.render import render_console, render_markdown
 from icarus.reports.replay_cli import replay_command
@@ -25,8 +25,8 @@ from icarus.scoring.icarus.config import DEFAULT_POLICY, UnknownPolicyError, loa
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.scoring.icarus.methodology import render_methodology
 from icarus.scoring.lvf.cli import lvf_app
-from icarus.xbot.cli import x_bot_command
 from icarus.scoring.models_cli import compare_command, methodology_for, models_command, score_with_model
+from icarus.xbot.cli import x_bot_command
 
 app = typer.Typer(
     no_args_is_help=True, add_completion=False, help="Icarus: evidence review for factual claims."
