@@ -18,7 +18,7 @@ from typing import Final
 from fastapi import HTTPException, Request, status
 
 from icarus.settings import Settings
-from icarus.store.tokens import Role, TokenInfo, TokenStore
+from icarus.store.tokens import Role, TokenInfo, TokenStore, hash_token
 
 __all__ = ["Principal", "RateLimiter", "Security"]
 
@@ -133,15 +133,16 @@ class Security:
 
     def _lookup(self, secret: str) -> TokenInfo | None:
         now = time.monotonic()
+        key = hash_token(secret)  # the cache holds hashes, like the database, never the tokens themselves
         with self._lock:
-            cached = self._cache.get(secret)
+            cached = self._cache.get(key)
             if cached is not None and now - cached[0] < TOKEN_CACHE_S:
                 return cached[1]
         info = self.tokens.authenticate(secret)
         with self._lock:
             if len(self._cache) > 10_000:
                 self._cache.clear()
-            self._cache[secret] = (now, info)
+            self._cache[key] = (now, info)
         return info
 
 
