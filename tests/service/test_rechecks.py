@@ -116,3 +116,36 @@ def test_search_unavailable_means_every_attempted_search_failed(
     statuses: list[str], unavailable: bool
 ) -> None:
     assert search_unavailable(statuses) is unavailable
+
+
+def test_every_later_version_is_announced_once_and_a_failing_announcement_loses_nothing(
+    runner: JobRunner, clock: FakeClock
+) -> None:
+    announced: list[tuple[str, int, str]] = []
+
+    def announce(check_id: str, version: int, result: dict) -> None:  # type: ignore[type-arg]
+        announced.append((check_id, version, result["overall"]["label"]))
+        raise ConnectionError("X is down")
+
+    runner.announce = announce
+    check_id = runner.submit(CheckInput(text=SINGLE_ORIGIN))
+    runner.run(check_id, "first")
+    assert announced == []  # the first version is the bot's own reply, not a follow-up
+    clock.advance(minutes=15)
+    assert runner.run(check_id, "recheck+15m") == "recorded version 2"
+    latest = runner.store.latest(check_id)
+    assert announced == [(check_id, 2, latest.result()["overall"]["label"])]
+    assert latest.version == 2 and len(runner.store.versions(check_id)) == 2
+
+
+def test_the_default_announcement_is_the_x_bots_follow_up(
+    runner: JobRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import icarus.xbot
+
+    calls: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        icarus.xbot, "follow_up_on_new_version", lambda c, v, r, s: calls.append((c, v)) or []
+    )
+    runner.announce("abc", 3, {"overall": {"label": "supported"}})
+    assert calls == [("abc", 3)]

@@ -46,6 +46,7 @@ log = logging.getLogger("icarus.jobs")
 Clock = Callable[[], datetime]
 ServicesFactory = Callable[[str | None], CheckServices]
 Enqueue = Callable[[str, str], None]
+Announce = Callable[[str, int, dict[str, Any]], object]
 
 SEARCH_UNAVAILABLE: Final = "search_unavailable"
 
@@ -84,8 +85,12 @@ class JobRunner:
         clock: Clock = _utc_now,
         enqueue: Enqueue | None = None,
         settings: Settings | None = None,
+        announce: Announce | None = None,
     ) -> None:
         self.settings = settings or Settings()
+        # Told of every later version (recheck, correction); by default the X bot's follow-up, which posts
+        # only where the bot answered about the check and the four-label conclusion changed.
+        self.announce: Announce = announce or self._follow_up_on_x
         self.store = store
         self.service = ServiceStore(store)
         self.services = services
@@ -298,6 +303,16 @@ class JobRunner:
             now,
         )
         self._plan_rechecks(check_id, self.store.latest(check_id).result(), now)
+        if stored.version > 1:
+            try:
+                self.announce(check_id, stored.version, stored.result())
+            except Exception:  # a failed announcement must never undo or repeat a recorded version
+                log.exception("announcing version %s of check %s failed", stored.version, check_id)
+
+    def _follow_up_on_x(self, check_id: str, version: int, result: dict[str, Any]) -> object:
+        from icarus.xbot import follow_up_on_new_version
+
+        return follow_up_on_new_version(check_id, version, result, self.settings)
 
     def _plan_rechecks(self, check_id: str, latest_result: dict[str, Any], now: datetime) -> int:
         """Schedule the remaining recheck slots while the latest version calls for them; else cancel them."""
