@@ -548,18 +548,28 @@ class OfflineLexicalJudge:
         )
 
     def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
-        text = quarantine(request.evidence_text or request.excerpt).text
-        digest = prompt_hash({"judge": f"{PROVIDER}@{VERSION}", "attribution": text})
-        return [
-            AttributionVerdict(
-                evidence_id=request.evidence_id,
-                target_name=name,
-                target_url=url,
-                phrase=phrase,
-                provider=PROVIDER,
-                version=VERSION,
-                calibration_id=CALIBRATION_ID,
-                prompt_hash=digest,
-            )
-            for name, url, phrase, _ in parse_attributions(text)
-        ]
+        return parsed_attribution_verdicts(request, PROVIDER, VERSION, CALIBRATION_ID)
+
+
+def parsed_attribution_verdicts(
+    request: JudgeRequest, provider: str, version: str, calibration_id: str
+) -> list[AttributionVerdict]:
+    """The attributions deterministic parsing finds in the (quarantined) evidence, as one judge's answers.
+
+    Offline judges find attributions the same way; only the judge named on the answers differs.
+    """
+    text = quarantine(request.evidence_text or request.excerpt).text
+    digest = prompt_hash({"judge": f"{provider}@{version}", "attribution": text})
+    return [
+        AttributionVerdict(
+            evidence_id=request.evidence_id,
+            target_name=name,
+            target_url=url,
+            phrase=phrase,
+            provider=provider,
+            version=version,
+            calibration_id=calibration_id,
+            prompt_hash=digest,
+        )
+        for name, url, phrase, _ in parse_attributions(text)
+    ]

@@ -40,7 +40,7 @@ from icarus.judges import _text as tx
 from icarus.judges.calibration import Calibration
 from icarus.judges.features import FEATURE_VERSION, PairEncoder, TokenMatch, feature_width, load_wordllama
 from icarus.judges.head import CLASSES, StanceHead
-from icarus.judges.offline import parse_attributions
+from icarus.judges.offline import parsed_attribution_verdicts
 from icarus.judges.protocol import (
     FAILED_HOPS,
     AttributionVerdict,
@@ -236,18 +236,4 @@ class OfflineWordLlamaJudge:
         )
 
     def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
-        text = quarantine(request.evidence_text or request.excerpt).text
-        digest = prompt_hash({"judge": f"{PROVIDER}@{VERSION}", "attribution": text})
-        return [
-            AttributionVerdict(
-                evidence_id=request.evidence_id,
-                target_name=name,
-                target_url=url,
-                phrase=phrase,
-                provider=PROVIDER,
-                version=VERSION,
-                calibration_id=self.calibration_id,
-                prompt_hash=digest,
-            )
-            for name, url, phrase, _ in parse_attributions(text)
-        ]
+        return parsed_attribution_verdicts(request, PROVIDER, VERSION, self.calibration_id)
