@@ -8,6 +8,7 @@ interrupted. Skipped where the PostgreSQL server binaries are missing or cannot 
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -179,3 +180,45 @@ def test_a_job_cut_off_while_recording_records_exactly_one_version_later(
     assert runner.run(check_id, "first") == "recorded version 1"
     assert _versions(runner, check_id) == [1]
     assert runner.service.job(check_id, "first").attempts == 2
+
+
+def test_an_open_event_stream_rides_out_a_restart(
+    cluster: PrivateCluster, cluster_runner: JobRunner, tmp_path: Path
+) -> None:
+    """A client following a check's progress keeps its stream: polls during the outage wait, and the
+    events written after the restart arrive on the same connection."""
+    runner = cluster_runner
+    check_id = _submit_direct(runner)
+    app = create_app(Settings(data_dir=tmp_path), runner=runner, enqueue=lambda check, key: None)
+    seen: list[str] = []
+
+    def restart_then_run() -> None:
+        cluster.restart(down_s=1.5)  # several polls of the stream fall into the outage
+        runner.run(check_id, "first")
+
+    with TestClient(app) as client, client.stream("GET", f"/v1/checks/{check_id}/events") as stream:
+        worker = threading.Timer(0.3, restart_then_run)
+        worker.start()
+        for line in stream.iter_lines():
+            if line.startswith("event: "):
+                seen.append(line.removeprefix("event: "))
+            if seen and seen[-1] == "version":
+                break
+        worker.join()
+    assert seen[0] == "status" and "progress" in seen and seen[-1] == "version"
+
+
+def test_an_event_stream_opened_during_the_outage_is_a_503(
+    cluster: PrivateCluster, cluster_runner: JobRunner, tmp_path: Path
+) -> None:
+    runner = cluster_runner
+    check_id = _submit_direct(runner)
+    app = create_app(Settings(data_dir=tmp_path), runner=runner, enqueue=lambda check, key: None)
+    with TestClient(app) as client:
+        client.get("/v1/policies")  # the app is up and has used the database
+        cluster.stop()
+        for path in (f"/v1/checks/{check_id}/events", "/v1/events", "/v1/events?once=true"):
+            answer = client.get(path)
+            assert answer.status_code == 503 and answer.headers["retry-after"] == "1", path
+        cluster.start()
+        assert client.get(f"/v1/checks/{check_id}/events", params={"once": True}).status_code == 200

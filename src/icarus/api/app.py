@@ -15,7 +15,7 @@ from typing import Any
 from fastapi import FastAPI, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from icarus.api.auth import RateLimiter, Security
 from icarus.api.routes import build_router
@@ -25,6 +25,7 @@ from icarus.jobs.sweep import DeletionSweep, PostStatusSource, x_status_source
 from icarus.ledger import SubjectKind
 from icarus.settings import Settings
 from icarus.store import NotFound, Store
+from icarus.store.engine import database_unavailable
 from icarus.store.tokens import TokenStore
 
 __all__ = ["create_app"]
@@ -80,8 +81,8 @@ def create_app(
         return {"status": "ok"}
 
     @app.exception_handler(DBAPIError)
-    async def database_unavailable(_request: Request, exc: DBAPIError) -> JSONResponse:
-        if not exc.connection_invalidated and not isinstance(exc, OperationalError):
+    async def unavailable(_request: Request, exc: DBAPIError) -> JSONResponse:
+        if not database_unavailable(exc):
             raise exc
         log.warning("database unavailable: %s", type(exc.orig).__name__)
         return JSONResponse(

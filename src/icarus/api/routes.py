@@ -299,7 +299,7 @@ def build_router(
     ) -> StreamingResponse:
         """Server-sent events: `status`, `progress`, `version` and `removal`. Resumes from `Last-Event-ID`."""
         await run_in_threadpool(request_or_404, check_id)
-        return events.response(request, check_id, once=once)
+        return await events.response(request, check_id, once=once)
 
     @router.get(
         "/events", response_class=StreamingResponse, responses={200: {"content": {"text/event-stream": {}}}}
@@ -310,7 +310,7 @@ def build_router(
         once: Annotated[bool, Query(description="Send the events so far and close.")] = False,
     ) -> StreamingResponse:
         """Server-sent events of every check (the dashboard's live feed); new events only unless resuming."""
-        return events.response(request, None, once=once)
+        return await events.response(request, None, once=once)
 
     @router.post(
         "/checks/{check_id}/rechecks",

@@ -3,22 +3,32 @@
 Workers write events to the database, so any API process can stream any check's progress, whichever
 worker runs it. The stream polls for rows after the last id it sent; ``Last-Event-ID`` resumes a dropped
 connection where it stopped. A comment line every few seconds keeps proxies from closing an idle stream.
+
+The first read happens before the response starts, so a database that is down when the stream is opened
+is a 503 like any other request. Once the stream is open, a poll that finds the database unreachable (a
+restart) is skipped and the stream keeps polling: events written after the restart arrive on the same
+connection.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Final
 
 from fastapi import Request
 from fastapi.responses import StreamingResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
+from icarus.store.engine import database_unavailable
 from icarus.store.service import EventInfo, ServiceStore
 
 __all__ = ["EventStream", "format_event"]
+
+log = logging.getLogger("icarus.api")
 
 POLL_S: Final = 0.5
 HEARTBEAT_S: Final = 15.0
@@ -33,25 +43,25 @@ class EventStream:
     def __init__(self, service: ServiceStore, poll_s: float = POLL_S) -> None:
         self.service, self.poll_s = service, poll_s
 
-    def response(self, request: Request, check_id: str | None, *, once: bool) -> StreamingResponse:
+    async def response(self, request: Request, check_id: str | None, *, once: bool) -> StreamingResponse:
         header = request.headers.get("last-event-id", "")
         after = int(header) if header.isdigit() else None
+        if after is None:
+            # A check's stream starts at its beginning; the all-checks feed starts now.
+            after = 0 if check_id is not None or once else await run_in_threadpool(self.service.last_event_id)
+        first = await run_in_threadpool(self._fetch, check_id, after)
         return StreamingResponse(
-            self._stream(request, check_id, after, once),
+            self._stream(request, check_id, after, first, once),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
 
     async def _stream(
-        self, request: Request, check_id: str | None, after: int | None, once: bool
+        self, request: Request, check_id: str | None, after: int, batch: list[EventInfo], once: bool
     ) -> AsyncIterator[str]:
-        if after is None:
-            # A check's stream starts at its beginning; the all-checks feed starts now.
-            after = 0 if check_id is not None or once else await run_in_threadpool(self.service.last_event_id)
         yield "retry: 2000\n\n"
         idle = 0.0
         while True:
-            batch = await run_in_threadpool(self._fetch, check_id, after)
             for event in batch:
                 after = event.id
                 yield format_event(event)
@@ -67,6 +77,17 @@ class EventStream:
             if await request.is_disconnected():
                 return
             await asyncio.sleep(self.poll_s)
+            batch = await run_in_threadpool(self._poll, check_id, after)
+
+    def _poll(self, check_id: str | None, after: int) -> list[EventInfo]:
+        """The next events, or none while the database is unreachable (the next poll tries again)."""
+        try:
+            return self._fetch(check_id, after)
+        except DBAPIError as exc:
+            if not database_unavailable(exc):
+                raise
+            log.debug("event stream: database unavailable (%s); polling again", type(exc.orig).__name__)
+            return []
 
     def _fetch(self, check_id: str | None, after: int) -> list[EventInfo]:
         if check_id is None:

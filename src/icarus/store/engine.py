@@ -7,8 +7,9 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError, OperationalError
 
-__all__ = ["create_store_engine", "normalise_url"]
+__all__ = ["create_store_engine", "database_unavailable", "normalise_url"]
 
 SQLITE_BUSY_TIMEOUT_S = 30.0
 
@@ -22,6 +23,12 @@ def normalise_url(url: str | URL) -> URL:
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     return parsed
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """True for errors that mean the database is out of reach (down, restarting, the connection cut), as
+    opposed to a bad query: the caller may answer "try again shortly" or wait and retry."""
+    return isinstance(exc, DBAPIError) and (exc.connection_invalidated or isinstance(exc, OperationalError))
 
 
 def create_store_engine(url: str | URL) -> Engine:
