@@ -5,12 +5,15 @@
 2. Report reads: concurrent GETs of one recorded report for a fixed time; requests per second, p50 and p99;
    then the same reads sent straight into the ASGI app one at a time (the app's own cost, without sockets
    and without the load generator sharing the cores).
-3. Database fault (PostgreSQL only, when ``ICARUS_DATABASE_URL`` is a PostgreSQL URL): in the middle of a
-   read run every server connection of the bench's database role is terminated with
-   ``pg_terminate_backend``, which is what clients see when the database restarts. A restart of the shared
-   local PostgreSQL itself is not done (other work uses it); the bench reports the failed requests and
-   how long the service took to answer again. With SQLite there is no server to drop and the part is
-   skipped.
+3. Database restart: a private, throwaway PostgreSQL cluster (``tests/pg_cluster.py``: its own data folder
+   and loopback port, never the shared server) backs a second server process. In the middle of a run of
+   concurrent report reads and check submissions the cluster is stopped (fast shutdown: every connection
+   cut), kept down for ``--db-down-s`` seconds (2 by default) and started again. The bench reports the
+   answers during the outage (503 with ``Retry-After`` is the intended one; a 500 or a dropped connection
+   is a fault), how soon after the database is back the service answers 200 again, and whether every
+   accepted submission is in the database. Where no private cluster can run (no server binaries) and
+   ``ICARUS_DATABASE_URL`` is PostgreSQL, a restart is only simulated, labelled as such: every connection
+   of the bench's role is terminated with ``pg_terminate_backend``.
 
 The bench uses SQLite and the SQLite queue in a temporary folder unless ``ICARUS_DATABASE_URL`` is set.
 """
@@ -31,6 +34,7 @@ from typing import Any
 
 import httpx
 from sqlalchemy import text
+from tests.pg_cluster import ClusterUnavailable, private_cluster
 
 from icarus.ledger import load_ledger
 from icarus.scoring.icarus.config import load_policy
@@ -48,6 +52,8 @@ READ_SECONDS = 10.0
 READ_CONCURRENCY = 32
 SERVER_START_S = 180.0
 TARGET_READS_PER_S = 200
+DB_DOWN_S = 2.0
+SUBMITTERS = 4  # clients submitting checks, one at a time each, during the restart run
 
 
 def _free_port() -> int:
@@ -160,16 +166,17 @@ async def _get(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, reque
     return status
 
 
+Sample = tuple[float, float, int]  # began, ended (perf_counter seconds), status (-1: no HTTP answer)
+
+
 async def _read_for(
     port: int, path: str, seconds: float, concurrency: int, during: Any = None
-) -> tuple[list[float], dict[int, int], list[float]]:
-    """Latencies of successful reads, status counts, and the times (from start) of failed ones."""
-    latencies: list[float] = []
-    statuses: dict[int, int] = {}
-    failures: list[float] = []
+) -> list[Sample]:
+    """Every read of ``path`` by ``concurrency`` keep-alive clients for ``seconds``; ``during`` (a blocking
+    callable) runs in a thread halfway through."""
+    samples: list[Sample] = []
     request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
-    start = time.perf_counter()
-    stop = start + seconds
+    stop = time.perf_counter() + seconds
 
     async def client() -> None:
         connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
@@ -181,11 +188,7 @@ async def _read_for(
                 code = await asyncio.wait_for(_get(*connection, request), timeout=30)
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
                 code, connection = -1, None
-            statuses[code] = statuses.get(code, 0) + 1
-            if code == 200:
-                latencies.append(time.perf_counter() - began)
-            else:
-                failures.append(began - start)
+            samples.append((began, time.perf_counter(), code))
         if connection is not None:
             connection[1].close()
 
@@ -194,7 +197,18 @@ async def _read_for(
         await asyncio.sleep(seconds / 2)
         await asyncio.to_thread(during)
     await asyncio.gather(*tasks)
-    return latencies, statuses, failures
+    return samples
+
+
+def _statuses(samples: list[Sample]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for _, _, code in samples:
+        counts[str(code)] = counts.get(str(code), 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def _latencies(samples: list[Sample]) -> list[float]:
+    return [ended - began for began, ended, code in samples if code == 200]
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -240,10 +254,139 @@ def _terminate_connections(schema: str) -> int:
     return int(killed)
 
 
+async def _submit_for(base: str, token: str, seconds: float, clients: int) -> list[tuple[Sample, str | None]]:
+    """Check submissions by ``clients`` clients, one at a time each, for ``seconds``; a 503 is retried
+    after its ``Retry-After``, as a client is told to. Each answer with the accepted check id, if any."""
+    answers: list[tuple[Sample, str | None]] = []
+    stop = time.perf_counter() + seconds
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=base, timeout=30, headers=headers) as client:
+
+        async def submitter(k: int) -> None:
+            n = 0
+            while time.perf_counter() < stop:
+                n += 1
+                began = time.perf_counter()
+                try:
+                    answer = await client.post("/v1/checks", json={"text": f"Restart claim {k}-{n} is true."})
+                    code = answer.status_code
+                except httpx.HTTPError:
+                    answer, code = None, -1
+                accepted = answer.json().get("id") if answer is not None and code == 202 else None
+                answers.append(((began, time.perf_counter(), code), accepted))
+                if answer is not None and code == 503:
+                    await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
+
+        await asyncio.gather(*(submitter(k) for k in range(clients)))
+    return answers
+
+
+async def _load(
+    base: str, port: int, token: str, path: str, during: Any
+) -> tuple[list[Sample], list[tuple[Sample, str | None]]]:
+    reads = _read_for(port, path, READ_SECONDS, READ_CONCURRENCY, during=during)
+    submissions = _submit_for(base, token, READ_SECONDS, SUBMITTERS)
+    read_samples, submitted = await asyncio.gather(reads, submissions)
+    return read_samples, submitted
+
+
+def _restart_run(down_s: float) -> dict[str, Any]:
+    """Reads and submissions against a server on a private cluster that is stopped and started mid-run."""
+    with private_cluster() as cluster, tempfile.TemporaryDirectory(prefix="icarus-bench-restart-") as tmp:
+        folder = Path(tmp)
+        store = Store(cluster.url).open()
+        token = TokenStore(store).create("bench", Role.API, datetime.now(UTC), rate_per_minute=10_000_000)
+        check_id = _recorded_check(store)
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        server = _start_server(folder, cluster.url, port)
+        marks: dict[str, float] = {}
+        try:
+            _wait_ready(base, server)
+            path = f"/v1/checks/{check_id}/report"
+            asyncio.run(_read_for(port, path, 1.0, READ_CONCURRENCY))  # warm every pooled connection
+
+            def restart() -> None:
+                marks["stop"] = time.perf_counter()
+                cluster.stop()
+                marks["down"] = time.perf_counter()
+                time.sleep(down_s)
+                cluster.start()
+                marks["back"] = time.perf_counter()
+
+            reads, submitted = asyncio.run(_load(base, port, token.secret, path, restart))
+            answers_after = httpx.get(f"{base}{path}", timeout=10).status_code
+            service = ServiceStore(store)
+            stored = {row.check_id for row in service.recent(100_000)}
+            first_jobs = {check for check in stored if any(j.run_key == "first" for j in service.jobs(check))}
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+            store.close()
+    return _restart_row(down_s, marks, reads, submitted, first_jobs, answers_after)
+
+
+def _restart_row(
+    down_s: float,
+    marks: dict[str, float],
+    reads: list[Sample],
+    submitted: list[tuple[Sample, str | None]],
+    stored_with_job: set[str],
+    answers_after: int,
+) -> dict[str, Any]:
+    back = marks["back"]
+    everything = reads + [sample for sample, _ in submitted]
+    failed = [sample for sample in everything if sample[2] not in (200, 202)]
+    ok_after = [ended for began, ended, code in everything if code in (200, 202) and began >= back]
+    accepted = {check for _, check in submitted if check}  # lost: not in the database with its first job
+    return {
+        "measure": f"reads + submissions while a private PostgreSQL restarts (down {down_s:g} s)",
+        "database_unreachable_s": round(back - marks["stop"], 2),
+        "reads_ok": sum(1 for *_, code in reads if code == 200),
+        "reads_failed": sum(1 for *_, code in reads if code != 200),
+        "submissions_accepted": len(accepted),
+        "submissions_refused": sum(1 for (*_, code), _ in submitted if code != 202),
+        "submissions_lost": len(accepted - stored_with_job),
+        "failed_answers": _statuses(failed),
+        "answers_500": sum(1 for *_, code in everything if code >= 500 and code != 503),
+        "failed_after_db_back": sum(1 for began, _, code in failed if began >= back),
+        "answering_again_s": round(min(ok_after) - back, 3) if ok_after else None,
+        "answers_after": "yes" if answers_after == 200 else f"no ({answers_after})",
+    }
+
+
+def _simulated_restart(base: str, port: int, path: str, schema: str) -> dict[str, Any]:
+    """The fallback: every connection of the bench's role on the shared server terminated mid-run."""
+    killed: list[int] = []
+    samples = asyncio.run(
+        _read_for(
+            port,
+            path,
+            READ_SECONDS,
+            READ_CONCURRENCY,
+            during=lambda: killed.append(_terminate_connections(schema)),
+        )
+    )
+    failures = [began for began, _, code in samples if code != 200]
+    return {
+        "measure": "SIMULATED restart: reads while pg_terminate_backend drops every connection",
+        "connections_dropped": killed[0] if killed else 0,
+        "requests_ok": len(_latencies(samples)),
+        "failed": len(failures),
+        "failure_window_s": round(max(failures) - min(failures), 3) if failures else 0.0,
+        "other_answers": {c: n for c, n in _statuses(samples).items() if c != "200"},
+        "p99_ms": round(_percentile(_latencies(samples), 0.99) * 1000, 1),
+        "answers_after": "yes" if httpx.get(f"{base}{path}").status_code == 200 else "no",
+    }
+
+
 def main(argv: list[str]) -> dict[str, Any]:
     count = SUBMISSIONS
     if "--submissions" in argv:
         count = int(argv[argv.index("--submissions") + 1])
+    down_s = DB_DOWN_S
+    if "--db-down-s" in argv:
+        down_s = float(argv[argv.index("--db-down-s") + 1])
     runs: list[dict[str, Any]] = []
     notes: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="icarus-bench-service-") as tmp:
@@ -275,7 +418,8 @@ def main(argv: list[str]) -> dict[str, Any]:
                 }
             )
             path = f"/v1/checks/{check_id}/report"
-            latencies, statuses, _ = asyncio.run(_read_for(port, path, READ_SECONDS, READ_CONCURRENCY))
+            samples = asyncio.run(_read_for(port, path, READ_SECONDS, READ_CONCURRENCY))
+            latencies = _latencies(samples)
             rate = len(latencies) / READ_SECONDS
             runs.append(
                 {
@@ -283,37 +427,22 @@ def main(argv: list[str]) -> dict[str, Any]:
                     "requests_per_s": round(rate, 1),
                     "p50_ms": round(_percentile(latencies, 0.50) * 1000, 1),
                     "p99_ms": round(_percentile(latencies, 0.99) * 1000, 1),
-                    "non_200": sum(n for code, n in statuses.items() if code != 200),
-                    "other_answers": {str(code): n for code, n in sorted(statuses.items()) if code != 200},
+                    "non_200": len(samples) - len(latencies),
+                    "other_answers": {c: n for c, n in _statuses(samples).items() if c != "200"},
                     "target_per_s": TARGET_READS_PER_S,
                 }
             )
             runs.append(asyncio.run(_in_process_reads(folder, url, path)))
-            if schema is not None:
-                killed: list[int] = []
-                latencies, statuses, failures = asyncio.run(
-                    _read_for(
-                        port,
-                        path,
-                        READ_SECONDS,
-                        READ_CONCURRENCY,
-                        during=lambda: killed.append(_terminate_connections(schema)),
+            try:
+                runs.append(_restart_run(down_s))
+            except ClusterUnavailable as exc:
+                notes["database_restart"] = f"no private PostgreSQL cluster ({exc})"
+                if schema is not None:
+                    runs.append(_simulated_restart(base, port, path, schema))
+                else:
+                    notes["database_fault"] = (
+                        "skipped: no cluster to restart and ICARUS_DATABASE_URL is not set"
                     )
-                )
-                runs.append(
-                    {
-                        "measure": "reads while every database connection is dropped",
-                        "connections_dropped": killed[0] if killed else 0,
-                        "requests_ok": len(latencies),
-                        "failed": len(failures),
-                        "failure_window_s": round(max(failures) - min(failures), 3) if failures else 0.0,
-                        "other_answers": {str(c): n for c, n in sorted(statuses.items()) if c != 200},
-                        "p99_ms": round(_percentile(latencies, 0.99) * 1000, 1),
-                        "answers_after": "yes" if httpx.get(f"{base}{path}").status_code == 200 else "no",
-                    }
-                )
-            else:
-                notes["database_fault"] = "skipped: SQLite has no server to drop (set ICARUS_DATABASE_URL)"
         finally:
             server.terminate()
             server.wait(timeout=30)
