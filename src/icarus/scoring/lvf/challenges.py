@@ -6,9 +6,12 @@ changes no score. The life of a challenge is a list of events; its state is what
     queued --request_more_info--> awaiting_submitter --info_added--> queued
     queued | awaiting_submitter --reject--> rejected        (final)
     queued --accept--> accepted                             (final: the evidence may inform a later run)
+    accepted --used_in_run--> accepted                      (a later stored run read its evidence)
 
-Accepting never edits the challenged run: a later run is a new record. Public votes are kept beside the
-queue and only decide the order in which queued challenges are reviewed (most votes first, then oldest).
+Accepting never edits the challenged run: a later run is a new record, and each stored run that reads an
+accepted challenge's evidence adds a ``used_in_run`` event naming itself. Only an accepted challenge can
+take that event, so a rejected or pending challenge is never used. Public votes are kept beside the queue
+and only decide the order in which queued challenges are reviewed (most votes first, then oldest).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 from icarus.scoring.lvf.config import ChallengeLimits
 
 __all__ = [
+    "AcceptedChallenge",
     "ChallengeError",
     "ChallengeState",
     "ChallengeSubmission",
@@ -82,6 +86,7 @@ class EventKind(StrEnum):
     INFO_ADDED = "info_added"
     REJECTED = "rejected"
     ACCEPTED = "accepted"
+    USED_IN_RUN = "used_in_run"
 
 
 class ReviewAction(StrEnum):
@@ -117,6 +122,7 @@ _TRANSITIONS: dict[tuple[ChallengeState | None, EventKind], ChallengeState] = {
     (ChallengeState.QUEUED, EventKind.REJECTED): ChallengeState.REJECTED,
     (ChallengeState.AWAITING_SUBMITTER, EventKind.REJECTED): ChallengeState.REJECTED,
     (ChallengeState.QUEUED, EventKind.ACCEPTED): ChallengeState.ACCEPTED,
+    (ChallengeState.ACCEPTED, EventKind.USED_IN_RUN): ChallengeState.ACCEPTED,
 }
 
 
@@ -180,3 +186,17 @@ def rate_limited(previous: Sequence[datetime], now: datetime, limits: ChallengeL
     ``window_hours`` before ``now``; a submission exactly that old has left it."""
     start = now - timedelta(hours=limits.window_hours)
     return sum(1 for moment in previous if moment > start) >= limits.max_per_submitter
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptedChallenge:
+    """An accepted challenge as a later run reads it: which claim it is about, and all its evidence (the
+    submission's, then any added on request, in order). ``used_by`` lists the stored runs that read it."""
+
+    challenge_id: str
+    challenged_run_id: int
+    ledger_id: str
+    claim_id: str
+    accepted_at: datetime
+    evidence: tuple[SubmittedEvidence, ...]
+    used_by: tuple[int, ...] = ()

@@ -15,13 +15,15 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from icarus.ledger import LedgerError, load_ledger
-from icarus.scoring.lvf.challenges import ChallengeError, ReviewAction, parse_submission
+from icarus.ledger import Ledger, LedgerError, load_ledger
+from icarus.reputation.manual import default_registry
+from icarus.scoring.lvf.challenge_evidence import FedChallenge, feed_challenge
+from icarus.scoring.lvf.challenges import AcceptedChallenge, ChallengeError, ReviewAction, parse_submission
 from icarus.scoring.lvf.config import DEFAULT_LVF, UnknownLvfVersionError, load_lvf_config
 from icarus.scoring.lvf.engine import run_lvf
 from icarus.scoring.lvf.llm import assessor_from_settings
 from icarus.scoring.lvf.methodology import render_lvf_methodology
-from icarus.scoring.lvf.record import public_summary, render_run
+from icarus.scoring.lvf.record import LvfRun, RunStatus, public_summary, render_run
 from icarus.scoring.lvf.repository import LvfRepository, UnknownRecord, default_lvf_db
 from icarus.settings import Settings
 
@@ -62,6 +64,35 @@ def _print_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
 
 
+def _fed_challenges(ledger: Ledger, db: Path | None) -> list[FedChallenge]:
+    """Every accepted challenge about this ledger, its evidence turned into ledger items."""
+    with _repository(db) as repository:
+        accepted = repository.accepted_challenges(ledger.ledger_id)
+    if not accepted:
+        return []
+    lookup = default_registry().lookup
+    return [feed_challenge(a, lookup) for a in accepted]
+
+
+def _note_unused(runs: tuple[LvfRun, ...], db: Path | None) -> None:
+    """After storing runs that did not read challenges: say which accepted challenges were left unread."""
+    with _repository(db) as repository:
+        waiting = [
+            a
+            for run in runs
+            if run.status is not RunStatus.SKIPPED
+            for a in repository.accepted_challenges(run.ledger_id, run.claim_id, unused_only=True)
+        ]
+    if waiting:
+        Console(stderr=True).print(
+            f"note: {len(waiting)} accepted challenge(s) not read by any stored run "
+            f"({', '.join(a.challenge_id for a in waiting)}); add --with-accepted-challenges to use them",
+            soft_wrap=True,
+            highlight=False,
+            markup=False,
+        )
+
+
 @lvf_app.command("score")
 def score(
     ledger: Annotated[Path, typer.Argument(help="Evidence ledger JSON file.")],
@@ -74,15 +105,23 @@ def score(
         bool, typer.Option("--public", help="Print only the public summary (counts and components).")
     ] = False,
     record: Annotated[bool, typer.Option("--record", help="Store each run in the LVF database.")] = False,
+    with_challenges: Annotated[
+        bool,
+        typer.Option(
+            "--with-accepted-challenges",
+            help="Also read the evidence of every accepted challenge about these claims (from --db).",
+        ),
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Assess each claim of a ledger under LVF. Uses the LLM assessor only when one is configured."""
     try:
         config = load_lvf_config(version)
         parsed = load_ledger(ledger)
+        fed = _fed_challenges(parsed, db) if with_challenges else []
         extra = assessor_from_settings(Settings())
-        runs = run_lvf(parsed, config, [extra] if extra is not None else [], claim)
-    except (LedgerError, UnknownLvfVersionError) as exc:
+        runs = run_lvf(parsed, config, [extra] if extra is not None else [], claim, fed)
+    except (LedgerError, UnknownLvfVersionError, ValueError) as exc:
         _fail(str(exc))
         return
     except KeyError as exc:
@@ -90,8 +129,14 @@ def score(
         return
     ids: list[int | None] = [None] * len(runs)
     if record:
-        with _repository(db) as repository:
-            ids = [repository.record_run(run) for run in runs]
+        try:
+            with _repository(db) as repository:
+                ids = [repository.record_run(run) for run in runs]
+        except (ChallengeError, UnknownRecord) as exc:
+            _fail(str(exc))
+            return
+        if not with_challenges:
+            _note_unused(runs, db)
     if as_json:
         documents = [public_summary(run) if public else json.loads(run.canonical_json()) for run in runs]
         for document, run_id in zip(documents, ids, strict=True):
@@ -198,6 +243,45 @@ def challenge_queue(as_json: JsonOption = False, db: DbOption = None) -> None:
     for row in rows:
         sys.stdout.write(
             f"{row['challenge_id']}\trun {row['run_id']}\t{row['votes']} vote(s)\t{row['submitted_at']}\n"
+        )
+
+
+def _accepted_row(accepted: AcceptedChallenge) -> dict[str, Any]:
+    return {
+        "challenge_id": accepted.challenge_id,
+        "run_id": accepted.challenged_run_id,
+        "ledger_id": accepted.ledger_id,
+        "claim_id": accepted.claim_id,
+        "accepted_at": accepted.accepted_at.isoformat().replace("+00:00", "Z"),
+        "evidence_items": len(accepted.evidence),
+        "used_by": list(accepted.used_by),
+    }
+
+
+@challenge_app.command("accepted")
+def challenge_accepted(
+    claim: Annotated[str | None, typer.Option("--claim", help="Only challenges about this claim id.")] = None,
+    ledger: Annotated[
+        str | None, typer.Option("--ledger", help="Only challenges about this ledger id.")
+    ] = None,
+    include_used: Annotated[
+        bool, typer.Option("--all", help="Also list accepted challenges a stored run has already read.")
+    ] = False,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """List accepted challenges that no stored run has read yet (evidence waiting for a later run)."""
+    with _repository(db) as repository:
+        found = repository.accepted_challenges(ledger, claim, unused_only=not include_used)
+    rows = [_accepted_row(a) for a in found]
+    if as_json:
+        _print_json(rows)
+        return
+    for row in rows:
+        used = ",".join(str(r) for r in row["used_by"]) or "unused"
+        sys.stdout.write(
+            f"{row['challenge_id']}\trun {row['run_id']}\t{row['ledger_id']}\t{row['claim_id']}\t"
+            f"{row['evidence_items']} item(s)\t{row['accepted_at']}\t{used}\n"
         )
 
 

@@ -3,6 +3,10 @@
 The checkworthiness gate comes first: a claim below it is skipped before any assessor (the costly stage)
 is asked anything, and its record says so. Assessors are passed in; the deterministic ``LedgerAssessor``
 is always among them (``assessors_for`` adds it when missing). Public votes are not an input.
+
+Accepted challenges are an input only when passed in (``challenges``): a claim's own challenges add their
+evidence items to the ledger that claim's assessment reads (its provenance graph included), and the run
+records which challenges it used. Other claims, and a claim skipped at the gate, read the ledger as given.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from icarus.scoring.lvf.assessors import (
     AssessorStatus,
     LedgerAssessor,
 )
+from icarus.scoring.lvf.challenge_evidence import FedChallenge, with_challenge_evidence
 from icarus.scoring.lvf.config import Component, FormulaName, LvfConfig
 from icarus.scoring.lvf.facts import ClaimFacts, claim_facts, ledger_graph
 from icarus.scoring.lvf.formula import (
@@ -38,6 +43,7 @@ from icarus.scoring.lvf.formula import (
 )
 from icarus.scoring.lvf.record import (
     AssessorRecord,
+    ChallengeUse,
     ComponentRecord,
     CriterionRecord,
     Hold,
@@ -60,6 +66,10 @@ FEW_SOURCES = "Fewer than two source records were counted, so independent corrob
 NLI_NOT_RUN = "No stance judgment was available: the fallback weights apply and NLI is reported as not run."
 SEARCH_NOT_RUN = "External search did not run for this ledger; that is not evidence against the claim."
 TIME_SENSITIVE = "The claim is time-sensitive and can go stale; it needs another run later."
+CHALLENGE_EVIDENCE = (
+    "Some evidence came from accepted challenges: a person reviewed it, but Icarus holds only the quoted "
+    "excerpt, not a snapshot of the source."
+)
 
 
 def claim_checkworthiness(claim: Claim) -> tuple[Decimal, tuple[str, ...]]:
@@ -86,8 +96,10 @@ def run_lvf(
     config: LvfConfig,
     assessors: Sequence[Assessor] | None = None,
     claim_ids: Sequence[str] | None = None,
+    challenges: Sequence[FedChallenge] = (),
 ) -> tuple[LvfRun, ...]:
-    """One run per claim (all claims, or ``claim_ids`` in ledger order)."""
+    """One run per claim (all claims, or ``claim_ids`` in ledger order). ``challenges``: accepted challenges
+    of this ledger whose evidence the runs of their claims read."""
     chosen = assessors_for(assessors or ())
     wanted = set(claim_ids) if claim_ids is not None else None
     if wanted is not None:
@@ -96,6 +108,7 @@ def run_lvf(
             raise KeyError(f"no claim {', '.join(sorted(unknown))} in ledger {ledger.ledger_id}")
     claims = [c for c in ledger.claims if wanted is None or c.claim_id in wanted]
     ledger_hash = _ledger_hash(ledger)
+    with_challenge_evidence(ledger, challenges)  # refuses challenges about another ledger up front
     graph = ledger_graph(ledger, config) if claims else None
     runs = []
     for claim in claims:
@@ -128,10 +141,31 @@ def run_lvf(
             )
             continue
         assert graph is not None
-        facts = claim_facts(ledger, claim, graph, config)
-        request = AssessmentRequest(ledger=ledger, facts=facts, config=config)
+        fed = sorted((f for f in challenges if f.claim_id == claim.claim_id), key=lambda f: f.challenge_id)
+        read, read_graph = ledger, graph
+        if fed:
+            read = with_challenge_evidence(ledger, fed)
+            read_graph = ledger_graph(read, config)
+        facts = claim_facts(read, claim, read_graph, config)
+        request = AssessmentRequest(ledger=read, facts=facts, config=config)
         results = [assessor.assess(request) for assessor in chosen]
-        runs.append(_scored_run(base, worth, features, facts, results, config))
+        run = _scored_run(base, worth, features, facts, results, config)
+        if fed:
+            run = run.model_copy(
+                update={
+                    "challenges": tuple(
+                        ChallengeUse(
+                            challenge_id=f.challenge_id,
+                            challenged_run_id=f.challenged_run_id,
+                            evidence_ids=tuple(i.evidence_id for i in f.items),
+                            evidence_hash=f.evidence_hash,
+                        )
+                        for f in fed
+                    ),
+                    "limitations": (*run.limitations, CHALLENGE_EVIDENCE),
+                }
+            )
+        runs.append(run)
     return tuple(runs)
 
 

@@ -2,7 +2,9 @@
 
 A run keeps its methodology version, config hash, the exact weights it applied and every component value,
 so it renders, and recomputes, from itself alone: a v2.0 run shows v2.0 weights for ever, whatever the
-current version is. A later run is a new record; nothing here edits one.
+current version is. A later run is a new record; nothing here edits one. A run that read evidence from
+accepted challenges names them (``challenges``); a run that read none has no such key at all, so its
+canonical JSON and hash are what they were before challenges could feed a run.
 
 ``public_summary`` is an allowlist: it copies counts and component results field by field and nothing
 else. Source bodies, excerpts, prompts, model responses, assessor notes and reviewer notes are never in
@@ -25,6 +27,7 @@ from icarus.scoring.lvf.formula import Band, LvfLabel
 __all__ = [
     "RUN_FORMAT",
     "AssessorRecord",
+    "ChallengeUse",
     "ComponentRecord",
     "CriterionRecord",
     "Hold",
@@ -95,6 +98,16 @@ class RunCounts(_Record):
     refuting_origins: int
 
 
+class ChallengeUse(_Record):
+    """An accepted challenge whose evidence this run read: which one, the items it became, and a hash of
+    the submitted evidence (so the run says exactly what it used without repeating it)."""
+
+    challenge_id: str
+    challenged_run_id: int
+    evidence_ids: tuple[str, ...]
+    evidence_hash: str
+
+
 class LvfRun(_Record):
     """One LVF run over one claim of one ledger."""
 
@@ -126,9 +139,15 @@ class LvfRun(_Record):
     counts: RunCounts | None = None
     external_search: Literal["not run"] = NOT_RUN
     limitations: tuple[str, ...] = ()
+    challenges: tuple[ChallengeUse, ...] = Field(
+        default=(), description="Accepted challenges whose evidence this run read; absent when none."
+    )
 
     def canonical_json(self) -> str:
-        return canonical_json(self.model_dump(mode="python"))
+        document = self.model_dump(mode="python")
+        if not self.challenges:
+            del document["challenges"]  # runs without challenges keep their earlier bytes and hash
+        return canonical_json(document)
 
     @property
     def run_hash(self) -> str:
@@ -195,6 +214,11 @@ def public_summary(run: LvfRun) -> dict[str, Any]:
         "external_search": run.external_search,
         "limitations": list(run.limitations),
     }
+    if run.challenges:
+        # Ids and counts only: never the submitted excerpts, reasons, submitters or reviewer notes.
+        summary["challenges"] = [
+            {"challenge_id": c.challenge_id, "evidence_items": len(c.evidence_ids)} for c in run.challenges
+        ]
     return summary
 
 
@@ -228,6 +252,11 @@ def render_run(run: LvfRun) -> str:
                 f"  spread {format_decimal(r.spread)}"
             )
         lines.append("Assessors: " + ", ".join(f"{a.assessor} ({a.status})" for a in run.assessors))
+        if run.challenges:
+            lines.append(
+                "Evidence from accepted challenges: "
+                + ", ".join(f"{c.challenge_id} ({len(c.evidence_ids)} item(s))" for c in run.challenges)
+            )
     lines.append(f"External search: {run.external_search}")
     if run.limitations:
         lines.append("Limitations:")

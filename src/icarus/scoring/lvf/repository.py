@@ -4,7 +4,8 @@ A small database of its own (default ``<data_dir>/lvf.db``), in the store packag
 tables, UTC times, and database triggers that refuse UPDATE and DELETE on every table, so a stored run,
 a review decision or a vote can never be changed afterwards. There is no update or delete method either.
 A run is stored as the exact canonical JSON it was produced as; reading it back renders it with its own
-methodology version and weights. The clock is injected.
+methodology version and weights. Storing a run that read accepted challenges appends, in the same
+transaction, one ``used_in_run`` event per challenge naming the new run. The clock is injected.
 
 The tables are created on first use (``create_all``): this database holds nothing but these three
 append-only tables, so it needs no migration history until one of them changes shape.
@@ -25,12 +26,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from icarus.scoring.lvf.challenges import (
+    AcceptedChallenge,
     ChallengeError,
     ChallengeState,
     ChallengeSubmission,
     EventKind,
     QueueEntry,
     ReviewAction,
+    SubmittedEvidence,
     fold_state,
     next_state,
     rate_limited,
@@ -171,6 +174,21 @@ class ChallengeView:
     votes: int
     events: tuple[ChallengeEvent, ...]
 
+    @property
+    def used_by(self) -> tuple[int, ...]:
+        """The stored runs that read this challenge's evidence, in the order they were stored."""
+        return tuple(int(e.payload["run_id"]) for e in self.events if e.kind is EventKind.USED_IN_RUN)
+
+    @property
+    def evidence(self) -> tuple[SubmittedEvidence, ...]:
+        """The submission's evidence, then any the submitter added on request."""
+        return tuple(
+            SubmittedEvidence.model_validate(raw)
+            for e in self.events
+            if e.kind in (EventKind.SUBMITTED, EventKind.INFO_ADDED)
+            for raw in e.payload.get("evidence", [])
+        )
+
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
@@ -199,7 +217,9 @@ class LvfRepository:
     # --- runs -----------------------------------------------------------------------------------------
 
     def record_run(self, run: LvfRun) -> int:
-        """Store a run; the identical run stored again returns the first id instead of a duplicate."""
+        """Store a run; the identical run stored again returns the first id instead of a duplicate. Each
+        challenge the run read must be accepted and about the run's ledger and claim; it gets a
+        ``used_in_run`` event in the same transaction, so a run and its use marks are stored together."""
         with self._sessions.begin() as session:
             found = session.scalar(select(RunRow.id).where(RunRow.run_hash == run.run_hash))
             if found is not None:
@@ -216,7 +236,21 @@ class LvfRepository:
             )
             session.add(row)
             session.flush()
+            for use in run.challenges:
+                self._check_use(session, use.challenge_id, run)
+                self._append_in(session, use.challenge_id, EventKind.USED_IN_RUN, "lvf", {"run_id": row.id})
             return row.id
+
+    @staticmethod
+    def _check_use(session: Session, challenge_id: str, run: LvfRun) -> None:
+        first = LvfRepository._event_rows(session, challenge_id)[0]
+        challenged = session.get(RunRow, first.run_id)
+        assert challenged is not None  # an event always names a stored run (foreign key)
+        if (challenged.ledger_id, challenged.claim_id) != (run.ledger_id, run.claim_id):
+            raise ChallengeError(
+                f"{challenge_id} is about claim {challenged.claim_id} of ledger {challenged.ledger_id}, "
+                f"not claim {run.claim_id} of ledger {run.ledger_id}"
+            )
 
     def get_run(self, run_id: int) -> StoredRun:
         with self._sessions() as session:
@@ -282,21 +316,26 @@ class LvfRepository:
         self, challenge_id: str, kind: EventKind, actor: str, payload: dict[str, Any]
     ) -> ChallengeState:
         with self._sessions.begin() as session:
-            rows = self._event_rows(session, challenge_id)
-            state = fold_state(EventKind(r.kind) for r in rows)
-            new_state = next_state(state, kind)
-            session.add(
-                EventRow(
-                    challenge_id=challenge_id,
-                    seq=rows[-1].seq + 1,
-                    run_id=rows[0].run_id,
-                    kind=kind.value,
-                    actor=actor,
-                    at=self._clock(),
-                    payload_json=json.dumps(payload, ensure_ascii=False, sort_keys=True),
-                )
+            return self._append_in(session, challenge_id, kind, actor, payload)
+
+    def _append_in(
+        self, session: Session, challenge_id: str, kind: EventKind, actor: str, payload: dict[str, Any]
+    ) -> ChallengeState:
+        rows = self._event_rows(session, challenge_id)
+        state = fold_state(EventKind(r.kind) for r in rows)
+        new_state = next_state(state, kind)  # refuses, e.g., using a challenge that is not accepted
+        session.add(
+            EventRow(
+                challenge_id=challenge_id,
+                seq=rows[-1].seq + 1,
+                run_id=rows[0].run_id,
+                kind=kind.value,
+                actor=actor,
+                at=self._clock(),
+                payload_json=json.dumps(payload, ensure_ascii=False, sort_keys=True),
             )
-            return new_state
+        )
+        return new_state
 
     @staticmethod
     def _event_rows(session: Session, challenge_id: str) -> list[EventRow]:
@@ -335,6 +374,41 @@ class LvfRepository:
         """Accepted challenges against runs of ``ledger_id``: evidence to consider in a later run."""
         runs = {r.run_id for r in self.runs() if r.run.ledger_id == ledger_id}
         return [c for c in self.challenges() if c.run_id in runs and c.state is ChallengeState.ACCEPTED]
+
+    def accepted_challenges(
+        self, ledger_id: str | None = None, claim_id: str | None = None, *, unused_only: bool = False
+    ) -> list[AcceptedChallenge]:
+        """Accepted challenges (of one ledger and claim when given) with their evidence, by challenge id.
+        ``unused_only``: only those no stored run has read yet."""
+        with self._sessions() as session:
+            subjects = {
+                run_id: (ledger, claim)
+                for run_id, ledger, claim in session.execute(
+                    select(RunRow.id, RunRow.ledger_id, RunRow.claim_id)
+                ).all()
+            }
+        found = []
+        for view in self.challenges():
+            ledger, claim = subjects[view.run_id]
+            if view.state is not ChallengeState.ACCEPTED or (unused_only and view.used_by):
+                continue
+            if (ledger_id is not None and ledger != ledger_id) or (
+                claim_id is not None and claim != claim_id
+            ):
+                continue
+            accepted_at = next(e.at for e in view.events if e.kind is EventKind.ACCEPTED)
+            found.append(
+                AcceptedChallenge(
+                    challenge_id=view.challenge_id,
+                    challenged_run_id=view.run_id,
+                    ledger_id=ledger,
+                    claim_id=claim,
+                    accepted_at=accepted_at,
+                    evidence=view.evidence,
+                    used_by=view.used_by,
+                )
+            )
+        return found
 
     # --- votes ----------------------------------------------------------------------------------------
 
