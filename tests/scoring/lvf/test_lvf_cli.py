@@ -136,3 +136,40 @@ def test_methodology_follows_a_changed_number() -> None:
     changed = config.model_copy(update={"checkworthiness_gate": Decimal("0.35")})
     assert "below 0.35" in render_lvf_methodology(changed)
     assert "below 0.30" in render_lvf_methodology(config)
+
+
+def test_accepted_challenges_are_listed_and_read_by_a_later_run_on_request(tmp_path: Path) -> None:
+    db = ["--db", str(tmp_path / "lvf.db")]
+    assert runner.invoke(lvf_app, ["score", LEDGER, "--record", *db]).exit_code == 0
+    old = runner.invoke(lvf_app, ["show", "1", "--json", *db]).output
+    old_text = runner.invoke(lvf_app, ["show", "1", *db]).output
+    submission = tmp_path / "challenge.json"
+    evidence = {"url": "https://port.example/r", "excerpt": "The figure was revised.", "stance": "refutes"}
+    submission.write_text(json.dumps({"run_id": 1, "submitter": "s", "reason": "r", "evidence": [evidence]}))
+    challenge = runner.invoke(lvf_app, ["challenge", "submit", str(submission), *db]).output.split()[0]
+    assert runner.invoke(lvf_app, ["challenge", "accepted", *db]).output == ""  # queued, not accepted
+    review = ["challenge", "review", challenge, "--action", "accept", "--reviewer", "r", *db]
+    assert runner.invoke(lvf_app, review).exit_code == 0
+
+    listed = json.loads(
+        runner.invoke(lvf_app, ["challenge", "accepted", "--claim", "c1", "--json", *db]).output
+    )
+    assert [(c["challenge_id"], c["run_id"], c["used_by"]) for c in listed] == [(challenge, 1, [])]
+    assert runner.invoke(lvf_app, ["challenge", "accepted", "--claim", "c9", *db]).output == ""
+    assert runner.invoke(lvf_app, ["challenge", "accepted", "--ledger", "other", *db]).output == ""
+
+    plain = runner.invoke(lvf_app, ["score", LEDGER, "--record", "--version", "lvf@2.0", *db])
+    assert "Stored as run 2" in plain.stdout and challenge not in plain.stdout
+    assert f"accepted challenge(s) not read by any stored run ({challenge})" in plain.stderr
+
+    fed = runner.invoke(lvf_app, ["score", LEDGER, "--record", "--with-accepted-challenges", *db])
+    assert fed.exit_code == 0 and "Stored as run 3" in fed.stdout
+    assert f"Evidence from accepted challenges: {challenge} (1 item(s))" in fed.stdout
+    assert fed.stderr == ""
+    assert runner.invoke(lvf_app, ["challenge", "accepted", *db]).output == ""
+    everything = runner.invoke(lvf_app, ["challenge", "accepted", "--all", *db]).output
+    assert everything.startswith(challenge) and everything.rstrip().endswith("\t3")
+    public = json.loads(runner.invoke(lvf_app, ["show", "3", "--public", *db]).output)
+    assert public["challenges"] == [{"challenge_id": challenge, "evidence_items": 1}]
+    assert runner.invoke(lvf_app, ["show", "1", "--json", *db]).output == old
+    assert runner.invoke(lvf_app, ["show", "1", *db]).output == old_text

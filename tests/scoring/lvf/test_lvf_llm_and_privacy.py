@@ -8,7 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from icarus.ledger import Excerpt, Span
+from icarus.reputation.registry import Registry
 from icarus.scoring.lvf import Criterion, RunStatus, load_lvf_config, public_summary, run_lvf
+from icarus.scoring.lvf.challenge_evidence import feed_challenge
 from icarus.scoring.lvf.challenges import ChallengeSubmission, ReviewAction
 from icarus.scoring.lvf.llm import LLM_ASSESSOR, OpenAICompatibleAssessor
 from icarus.scoring.lvf.repository import LvfRepository
@@ -99,3 +101,46 @@ def test_public_summary_never_shows_bodies_excerpts_prompts_responses_or_notes(
     assert "Ignore" not in shown and "note" not in shown.lower()
     summary = public_summary(run)
     assert summary["counts"]["independent_origins"] == 2 and len(summary["components"]) == 4
+
+
+def test_a_challenge_fed_run_publishes_ids_and_counts_never_the_submission(
+    fake_llm: FakeServer, tmp_path: Path
+) -> None:
+    fake_llm.reply_json(answer())
+    fake_llm.reply_json(answer())
+    challenge_excerpt = "SECRET-CHALLENGE-EXCERPT the figure was revised"
+    with LvfRepository(tmp_path / "lvf.db", V3.challenges) as repository:
+        (first,) = run_lvf(secret_ledger(), V3, [assessor(fake_llm)])
+        run_id = repository.record_run(first)
+        challenge = repository.submit(
+            ChallengeSubmission.model_validate(
+                {
+                    "run_id": run_id,
+                    "submitter": "SECRET-SUBMITTER",
+                    "reason": "SECRET-REASON for the challenge",
+                    "evidence": [
+                        {
+                            "url": "https://secret-publisher.example/a",
+                            "title": "SECRET-TITLE",
+                            "publisher": "SECRET-PUBLISHER",
+                            "excerpt": challenge_excerpt,
+                            "stance": "refutes",
+                        }
+                    ],
+                }
+            )
+        )
+        repository.review(challenge, ReviewAction.ACCEPT, "rev-1", NOTE)
+        fed = [feed_challenge(a, Registry().lookup) for a in repository.accepted_challenges()]
+        (later,) = run_lvf(secret_ledger(), V3, [assessor(fake_llm)], challenges=fed)
+        later_id = repository.record_run(later)
+        stored = repository.get_run(later_id)
+    assert challenge_excerpt in fake_llm.requests[1].body  # the assessors read the accepted evidence...
+    shown = json.dumps(public_summary(stored.run))
+    assert shown.count(challenge) == 1  # ...the public summary names the challenge, nothing of its content
+    for secret in ("SECRET-", RATIONALE, "rev-1", "secret-publisher"):
+        assert secret not in shown
+    assert "note" not in shown.lower() and "reason" not in shown.lower()
+    # The private run record keeps ids and a hash of the submitted evidence, not the submission itself.
+    assert challenge_excerpt not in stored.run_json and "SECRET-REASON" not in stored.run_json
+    assert "SECRET-SUBMITTER" not in stored.run_json and NOTE not in stored.run_json
