@@ -96,16 +96,22 @@ def _extractor() -> tldextract.TLDExtract:
 
 
 @lru_cache(maxsize=1 << 16)
+def _split_host(host: str) -> tldextract.tldextract.ExtractResult:
+    # Shared by the two readers below: an item's domain and its URL's host are usually the same string.
+    return _extractor()(host)
+
+
+@lru_cache(maxsize=1 << 16)
 def registered_domain(host: str) -> str:
     """The registrable domain of ``host`` (``news.bbc.co.uk`` -> ``bbc.co.uk``); the host itself if none."""
     host = host.lower().rstrip(".")
-    result = _extractor()(host)
+    result = _split_host(host)
     return result.top_domain_under_public_suffix or host
 
 
 @lru_cache(maxsize=1 << 16)
 def _strip_rendition_host(host: str) -> str:
-    result = _extractor()(host)
+    result = _split_host(host)
     if not result.top_domain_under_public_suffix:
         # Not under a known public suffix (an intranet or test host): keep at least two labels.
         labels = host.split(".")

@@ -78,6 +78,11 @@ _FURNITURE = re.compile(
     r"\b(?:share (?:this|on|via)|subscribe|sign up|newsletter|cookies?|follow us|all rights reserved|"
     r"advertisement|read more|click here|recommended for you|related:)"
 )
+# Literal pieces, one of which every furniture match contains: most texts hold none and skip the scan.
+_FURNITURE_NEEDLES = (
+    "share ", "subscribe", "sign up", "newsletter", "cookie", "follow us", "all rights reserved",
+    "advertisement", "read more", "click here", "recommended for you", "related:",
+)  # fmt: skip
 _FURNITURE_MAX_WORDS = 25
 _TITLE_SEPARATOR = re.compile(r"\s+[|–—-]\s+")
 _WORDS = re.compile(r"[^\W_]+")
@@ -116,7 +121,9 @@ def _normalised_lines(text: str) -> list[str]:
     lowered = text.lower()
     raw_lines = lowered.splitlines()
     furniture: set[int] = set()
-    hits = [match.start() for match in _FURNITURE.finditer(lowered)]
+    hits = []
+    if any(needle in lowered for needle in _FURNITURE_NEEDLES):
+        hits = [match.start() for match in _FURNITURE.finditer(lowered)]
     if hits:
         # One scan of the whole text; map each hit to its line by the lines' start offsets.
         starts = list(
