@@ -189,7 +189,7 @@ def item_canonical_url(item: EvidenceItem) -> str:
 
     A declared canonical is trusted only on the same registered domain as the URL it was fetched from.
     """
-    own_host = _host_of(item.url)
+    own_host = _host_of(item.url) if item.rel_canonical or item.og_url else None
     for declared in (item.rel_canonical, item.og_url):
         if not declared:
             continue

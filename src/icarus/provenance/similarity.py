@@ -168,7 +168,10 @@ def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[st
 
 def clean_texts(evidence: Sequence[EvidenceItem]) -> list[str]:
     """Each item's text without boilerplate, lower-cased, one normalised line per line."""
-    lines_of = [_normalised_lines(_raw_text(item)) for item in evidence]
+    raw = [_raw_text(item) for item in evidence]
+    # Verbatim pickups are common: normalise each distinct text once.
+    normalised = {text: _normalised_lines(text) for text in dict.fromkeys(raw)}
+    lines_of = [normalised[text] for text in raw]
     domains = [registered_domain(item.domain) for item in evidence]
     repeated = _repeated_boilerplate(domains, lines_of)
     return [
@@ -258,8 +261,27 @@ def lsh_bands(threshold: Decimal, permutations: int) -> tuple[int, int]:
     return int(lsh.b), int(lsh.r)
 
 
+# Up to this many rows, testing every pair's bands directly is cheaper than sorting each band.
+_DIRECT_PAIRS_MAX_ROWS = 32
+
+
 def candidate_pairs(signatures: U32, bands: int, rows: int) -> tuple[I64, I64]:
-    """Pairs of rows that agree on every position of at least one band, each pair once (left < right)."""
+    """Pairs of rows that agree on every position of at least one band, each pair once (left < right),
+    in order of (left, right)."""
+    if signatures.shape[0] <= _DIRECT_PAIRS_MAX_ROWS:
+        return _banded_pairs_direct(signatures, bands, rows)
+    return _banded_pairs_sorted(signatures, bands, rows)
+
+
+def _banded_pairs_direct(signatures: U32, bands: int, rows: int) -> tuple[I64, I64]:
+    left, right = np.triu_indices(signatures.shape[0], k=1)
+    width = bands * rows
+    agree = signatures[left, :width] == signatures[right, :width]
+    in_some_band = agree.reshape(len(left), bands, rows).all(axis=2).any(axis=1)
+    return left[in_some_band].astype(np.int64), right[in_some_band].astype(np.int64)
+
+
+def _banded_pairs_sorted(signatures: U32, bands: int, rows: int) -> tuple[I64, I64]:
     count = signatures.shape[0]
     found: list[I64] = []
     for band in range(bands):
@@ -324,8 +346,12 @@ class _Similarity:
             self.sink.add(index[first], index[later], _ONE, "identical")
         # Verbatim text, however short, before any per-domain boilerplate removal.
         by_text: dict[str, list[int]] = defaultdict(list)
+        folded: dict[str, str] = {}  # verbatim copies share one folding
         for i, item in enumerate(self.evidence):
-            text = " ".join(_raw_text(item).lower().split())
+            raw = _raw_text(item)
+            text = folded.get(raw)
+            if text is None:
+                text = folded[raw] = " ".join(raw.lower().split())
             if text:
                 by_text[text].append(i)
         for members in by_text.values():
