@@ -23,6 +23,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from icarus.ledger.evidence import AttributionOrigin, EvidenceItem
 from icarus.provenance.canonical import canonical_url, registered_domain
@@ -111,6 +112,7 @@ _WIRE_IN_BYLINE = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 14)  # the same publishers and wire names come back in every ledger
 def normalise_name(name: str) -> str:
     """Fold a publisher or source name to a slug: ``The Associated Press`` -> ``ap``.
 
