@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +14,9 @@ from typer.testing import CliRunner
 from icarus.cli import app
 from icarus.evaluation import climate_fever
 from tests.evaluation.test_loaders import climate_row, write_lines
+from tests.judges.conftest import FakeServer, fake_llm
+
+__all__ = ["fake_llm"]  # the shared fake OpenAI-compatible server, used as a fixture here
 
 runner = CliRunner()
 REQUIRED_KEYS = {
@@ -107,69 +107,29 @@ def test_bad_input_is_an_error_line_and_exit_code_2(
     assert "Traceback" not in result.output
 
 
-@pytest.fixture
-def fake_llm() -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """An OpenAI-compatible server that supports every claim, naming the evidence id it was asked about."""
-    seen: list[dict[str, Any]] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
-            seen.append(body)
-            user = body["messages"][-1]["content"]
-            evidence_id = re.search(r"Evidence id: (\S+)", user)
-            evidence = evidence_id.group(1) if evidence_id else "?"
-            if body["response_format"]["json_schema"]["name"] == "stance_answer":
-                answer: dict[str, Any] = {
-                    "evidence_id": evidence,
-                    "stance": "support",
-                    "confidence": 0.9,
-                    "inference_hops": 0,
-                    "scope_matches": True,
-                    "mismatched_dimensions": [],
-                    "rationale": "states it",
-                }
-            else:
-                answer = {"evidence_id": evidence, "attributions": []}
-            reply = {
-                "id": "x",
-                "object": "chat.completion",
-                "created": 0,
-                "model": body["model"],
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": json.dumps(answer)},
-                        "finish_reason": "stop",
-                    }
-                ],
-            }
-            data = json.dumps(reply).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/v1", seen
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+def support_every_claim(body: dict[str, Any]) -> dict[str, Any]:
+    """The fake model's answer: every claim supported, naming the evidence id it was asked about."""
+    user = body["messages"][-1]["content"]
+    evidence_id = re.search(r"Evidence id: (\S+)", user)
+    evidence = evidence_id.group(1) if evidence_id else "?"
+    if body["response_format"]["json_schema"]["name"] == "stance_answer":
+        return {
+            "evidence_id": evidence,
+            "stance": "support",
+            "confidence": 0.9,
+            "inference_hops": 0,
+            "scope_matches": True,
+            "mismatched_dimensions": [],
+            "rationale": "states it",
+        }
+    return {"evidence_id": evidence, "attributions": []}
 
 
 def test_the_openai_compatible_judge_answers_every_stance_question(
-    climate: Path, fake_llm: tuple[str, list[dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
+    climate: Path, fake_llm: FakeServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    base_url, seen = fake_llm
-    monkeypatch.setenv("ICARUS_LLM_BASE_URL", base_url)
+    fake_llm.answer = support_every_claim
+    monkeypatch.setenv("ICARUS_LLM_BASE_URL", fake_llm.base_url)
     monkeypatch.setenv("ICARUS_LLM_MODEL", "fake-model")
     result = runner.invoke(
         app,
@@ -191,5 +151,6 @@ def test_the_openai_compatible_judge_answers_every_stance_question(
     # Every sentence was put to the model and read as support, as the fake answers.
     assert summary["stance_confusion"]["support"]["support"] == 2
     assert sum(row["support"] for row in summary["stance_confusion"].values()) == 6
+    seen = [request.json for request in fake_llm.requests]
     stance_calls = [b for b in seen if b["response_format"]["json_schema"]["name"] == "stance_answer"]
     assert len(stance_calls) == 6 and all(b["model"] == "fake-model" for b in stance_calls)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -42,6 +42,8 @@ class FakeServer:
     base_url: str
     replies: list[tuple[int, str]] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
+    answer: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """When no reply is queued: the message content (as JSON) for each request body; unset means 500."""
 
     def reply_json(self, answer: dict[str, Any] | str, status: int = 200) -> None:
         """Queue a completion whose message content is ``answer`` (a dict is dumped to JSON)."""
@@ -65,6 +67,12 @@ def fake_llm() -> Iterator[FakeServer]:
                 status, payload = 404, json.dumps({"error": {"message": "not found"}})
             elif state.replies:
                 status, payload = state.replies.pop(0)
+            elif state.answer is not None:
+                request = json.loads(body)
+                status, payload = (
+                    200,
+                    json.dumps(completion(json.dumps(state.answer(request)), request["model"])),
+                )
             else:
                 status, payload = 500, json.dumps({"error": {"message": "no reply queued"}})
             data = payload.encode()
