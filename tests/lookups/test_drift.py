@@ -174,3 +174,14 @@ def test_settings_switch_the_drift_lookup(tmp_path: Path) -> None:
     )
     on = registry_from_settings(Settings(data_dir=tmp_path, drift_check=True))
     assert isinstance(on.adapter(LookupName.ARCHIVE), DriftLookup)
+
+
+def test_a_check_shares_its_fetcher_and_policy_with_the_drift_lookup(tmp_path: Path) -> None:
+    from icarus.pipeline.services import build_services
+
+    settings = Settings(data_dir=tmp_path, drift_check=True, fetch_cited_links=True)
+    services = build_services(settings, policy_ref="icarus@1.0", record=False)
+    drift = services.lookups.adapter(LookupName.ARCHIVE)
+    assert isinstance(drift, DriftLookup)
+    assert drift.fetcher is services.fetcher and drift.snapshots is services.snapshots
+    assert drift.min_chars == services.policy.media.soft_404_min_chars

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from icarus.fetching import SnapshotStore
+from icarus.fetching import ArchiveSource, SafeFetcher, SnapshotStore, WaybackArchive
 from icarus.ledger import EvidenceItem, Ledger, LookupName, LookupResult, LookupStatus
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.settings import Settings
@@ -62,15 +62,23 @@ def offline_registry() -> LookupRegistry:
     return LookupRegistry()
 
 
-def registry_from_settings(settings: Settings, snapshots: SnapshotStore | None = None) -> LookupRegistry:
+def registry_from_settings(
+    settings: Settings,
+    snapshots: SnapshotStore | None = None,
+    *,
+    fetcher: SafeFetcher | None = None,
+    archive: ArchiveSource | None = None,
+    policy: PolicyConfig | None = None,
+) -> LookupRegistry:
     """The look-ups the settings configure; everything else stays offline ("not run").
 
-    ``snapshots`` is the store the check keeps its snapshots in (default: the one in the data directory);
-    the C2PA look-up reads media from it.
+    A check passes its own snapshot store (the C2PA look-up reads media from it), fetcher and archive (so
+    the drift look-up shares their per-host limits) and policy; each defaults to what the settings name.
     """
     from icarus.lookups.rdap import RdapLookup
     from icarus.lookups.scholarly import CrossrefUpdatesLookup, RetractionWatchLookup, ScholarlyUpdatesLookup
 
+    store = snapshots if snapshots is not None else SnapshotStore(settings.data_dir / "snapshots")
     adapters: dict[LookupName, LookupAdapter] = {}
     if settings.rdap_url:
         adapters[LookupName.RDAP] = RdapLookup(settings.rdap_url)
@@ -87,17 +95,15 @@ def registry_from_settings(settings: Settings, snapshots: SnapshotStore | None =
     if settings.c2pa_validation:
         from icarus.lookups.c2pa import C2paLookup
 
-        store = snapshots if snapshots is not None else SnapshotStore(settings.data_dir / "snapshots")
         adapters[LookupName.C2PA] = C2paLookup.from_files(store, settings.c2pa_trust_anchors)
     if settings.drift_check:
-        from icarus.fetching import SafeFetcher, WaybackArchive
         from icarus.lookups.drift import DriftLookup
         from icarus.scoring.icarus.config import load_policy
 
-        fetcher = SafeFetcher()
-        store = snapshots if snapshots is not None else SnapshotStore(settings.data_dir / "snapshots")
-        archive = WaybackArchive(settings.archive_url, fetcher) if settings.archive_url else None
-        min_chars = load_policy(settings.policy).media.soft_404_min_chars
+        fetcher = fetcher if fetcher is not None else SafeFetcher()
+        if archive is None and settings.archive_url:
+            archive = WaybackArchive(settings.archive_url, fetcher)
+        min_chars = (policy or load_policy(settings.policy)).media.soft_404_min_chars
         adapters[LookupName.ARCHIVE] = DriftLookup(fetcher, store, min_chars=min_chars, archive=archive)
     return LookupRegistry(adapters)
 

@@ -32,17 +32,19 @@ def build_services(
         store = Store(settings.resolved_database_url)
         store.open()
     fetcher = SafeFetcher() if settings.fetch_cited_links else None
+    archive = WaybackArchive(settings.archive_url, fetcher) if settings.archive_url and fetcher else None
     snapshots = SnapshotStore(settings.data_dir / "snapshots")
+    policy = load_policy(policy_ref or settings.policy)
     return CheckServices(
         judge=judge_from_settings(settings),
         providers=configured_providers(settings),
         registry=default_registry(*reputation_files),
         snapshots=snapshots,
-        policy=load_policy(policy_ref or settings.policy),
+        policy=policy,
         store=store,
         fetcher=fetcher,
-        archive=WaybackArchive(settings.archive_url, fetcher) if settings.archive_url and fetcher else None,
-        lookups=registry_from_settings(settings, snapshots),
+        archive=archive,
+        lookups=registry_from_settings(settings, snapshots, fetcher=fetcher, archive=archive, policy=policy),
         ocr=RapidOcrEngine(),
         second_ocr=TesseractEngine(),
         max_claims=settings.check_max_claims,
