@@ -10,6 +10,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 
 def _default(value: Any) -> Any:
     if isinstance(value, Decimal):
@@ -39,6 +41,11 @@ def canonical_json(value: Any) -> str:
 
 def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def ledger_hash(ledger: BaseModel) -> str:
+    """The hash a result names its ledger by: sha256 of the ledger's JSON as pydantic writes it."""
+    return "sha256:" + hashlib.sha256(ledger.model_dump_json().encode()).hexdigest()
 
 
 def code_hash(package_dir: Path) -> str:

@@ -6,7 +6,6 @@ G7 checks the assembled result before it is released.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import cache, lru_cache
@@ -15,7 +14,7 @@ from typing import Any
 
 from icarus.ledger import EvidenceItem, Ledger
 from icarus.provenance import ProvenanceGraph
-from icarus.scoring.canonical import canonical_json, code_hash, format_decimal, sha256_hex
+from icarus.scoring.canonical import canonical_json, code_hash, format_decimal, ledger_hash, sha256_hex
 from icarus.scoring.icarus.aggregate import ClusterSummary
 from icarus.scoring.icarus.assess import ItemAssessment
 from icarus.scoring.icarus.config import PolicyConfig
@@ -219,7 +218,7 @@ def assemble(
         "config_hash": policy.config_hash,
         "code_hash": core_code_hash(),
         "ledger_id": ledger.ledger_id,
-        "ledger_hash": "sha256:" + hashlib.sha256(ledger.model_dump_json().encode()).hexdigest(),
+        "ledger_hash": ledger_hash(ledger),
         "as_of": utc_text(ledger.as_of),
         "overall": {
             "label": overall_label.value,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from icarus.ledger import Ledger
-from icarus.scoring.canonical import canonical_json, code_hash, sha256_hex
+from icarus.scoring.canonical import canonical_json, code_hash, ledger_hash, sha256_hex
 from icarus.scoring.ledger.arithmetic import fixed
 from icarus.scoring.ledger.calculate import ClaimInput, assess_claim
 from icarus.scoring.ledger.config import CONFIG_FILES, LedgerModelConfig, load_config
@@ -87,9 +87,9 @@ class LedgerScoringModel:
             for c in ledger.claims
             if c.not_assessed is not None
         ]
-        ledger_hash = "sha256:" + hashlib.sha256(ledger.model_dump_json().encode()).hexdigest()
+        digest = ledger_hash(ledger)
         as_of = ledger.as_of.isoformat().replace("+00:00", "Z")
-        return self.score_claims(inputs, texts, ledger.ledger_id, ledger_hash, as_of, not_assessed)
+        return self.score_claims(inputs, texts, ledger.ledger_id, digest, as_of, not_assessed)
 
     def score_claims(
         self,
