@@ -135,3 +135,13 @@ def test_show_lists_sources_and_history(tmp_path: Path) -> None:
     assert "history: version" in shown.output and "score 0.7" in shown.output
     fresh = runner.invoke(registry_app, ["show", "other.example", "--registry", str(out)])
     assert "history: no earlier versions on file" in fresh.output
+
+
+def test_a_malformed_sources_list_is_a_clear_error(tmp_path: Path) -> None:
+    record = entry("a.example", "0.5", "lin2023", "1").record.model_dump(mode="json")
+    for sources in (["oops"], "oops", [{"record": {}}]):
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps([{"record": record, "sources": sources}]))
+        shown = runner.invoke(registry_app, ["show", "a.example", "--registry", str(path)])
+        assert shown.exit_code == 2 and "error:" in shown.output and "bad.json" in shown.output
+        assert "Traceback" not in shown.output

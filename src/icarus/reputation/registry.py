@@ -104,8 +104,8 @@ def _entry(item: dict[str, object]) -> RegistryEntry:
     record = ReputationRecord.model_validate(item["record"])
     source_class = SourceClass(str(item.get("source_class", SourceClass.NEWS.value)))
     raw_sources = item.get("sources", [])
-    if not isinstance(raw_sources, list):
-        raise ValueError(f"{record.domain}: sources must be a list")
+    if not isinstance(raw_sources, list) or not all(isinstance(source, dict) for source in raw_sources):
+        raise ValueError(f"{record.domain}: sources must be a list of entries")
     sources = tuple(_entry(source) for source in raw_sources)
     return RegistryEntry(record, source_class, sources)
 
