@@ -13,7 +13,12 @@ from icarus.settings import Settings
 
 
 def test_registry_contents_are_pinned() -> None:
-    assert sorted(JUDGES) == ["offline-lexical@1", "offline-wordllama@1", "openai-compatible@1"]
+    assert sorted(JUDGES) == [
+        "offline-lexical@1",
+        "offline-minilm@1",
+        "offline-wordllama@1",
+        "openai-compatible@1",
+    ]
     with pytest.raises(TypeError):
         JUDGES["x@1"] = JUDGES["offline-lexical@1"]  # type: ignore[index]
 

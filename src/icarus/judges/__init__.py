@@ -2,11 +2,13 @@
 
 Judges propose; versioned code decides. ``protocol`` holds the questions and answers and turns answers
 into ledger records; ``trained`` is the embedded default (WordLlama features, a small numpy head,
-calibrated confidence; trained by ``training``, measured by ``evaluate``); ``offline`` is the lexical judge
+calibrated confidence; trained by ``training``, measured by ``evaluate``); ``cross_encoder`` is the
+fine-tuned MiniLM judge (int8 ONNX, same calibration scheme); ``offline`` is the lexical judge
 (deterministic, no weights); ``llm`` asks any OpenAI-compatible endpoint; ``quarantine`` cleans text
 before a model reads it (H30); ``registry`` builds judges by versioned name.
 """
 
+from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge, parse_attributions, propose_self_evidence
 from icarus.judges.protocol import (
@@ -33,6 +35,7 @@ __all__ = [
     "JudgeConfigError",
     "JudgeRequest",
     "OfflineLexicalJudge",
+    "OfflineMiniLMJudge",
     "OfflineWordLlamaJudge",
     "OpenAICompatibleJudge",
     "Quarantined",

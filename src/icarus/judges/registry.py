@@ -3,7 +3,7 @@
 ``judge_from_settings`` picks the offline judge named by ``ICARUS_OFFLINE_JUDGE`` (``DEFAULT_OFFLINE_JUDGE``
 unless set) unless both ``ICARUS_LLM_BASE_URL`` and ``ICARUS_LLM_MODEL`` are set. The default is the trained embedding judge, which
 beats the lexical one on held-out data (docs/evaluation.md, "Stance judges"); the lexical judge stays
-registered under its own name.
+registered under its own name, as is the cross-encoder judge ``offline-minilm@1``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import Judge
@@ -21,6 +22,7 @@ __all__ = [
     "DEFAULT_OFFLINE_JUDGE",
     "JUDGES",
     "LEXICAL_JUDGE",
+    "MINILM_JUDGE",
     "OFFLINE_JUDGE",
     "OPENAI_COMPATIBLE_JUDGE",
     "WORDLLAMA_JUDGE",
@@ -32,6 +34,7 @@ __all__ = [
 
 LEXICAL_JUDGE = "offline-lexical@1"
 WORDLLAMA_JUDGE = "offline-wordllama@1"
+MINILM_JUDGE = "offline-minilm@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
 DEFAULT_OFFLINE_JUDGE = WORDLLAMA_JUDGE
 OFFLINE_JUDGE = DEFAULT_OFFLINE_JUDGE
@@ -52,6 +55,10 @@ def _wordllama(settings: Settings) -> Judge:
     return OfflineWordLlamaJudge()
 
 
+def _minilm(settings: Settings) -> Judge:
+    return OfflineMiniLMJudge()
+
+
 def _openai_compatible(settings: Settings) -> Judge:
     if not settings.llm_base_url or not settings.llm_model:
         raise JudgeConfigError(
@@ -61,7 +68,12 @@ def _openai_compatible(settings: Settings) -> Judge:
 
 
 JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
-    {LEXICAL_JUDGE: _lexical, WORDLLAMA_JUDGE: _wordllama, OPENAI_COMPATIBLE_JUDGE: _openai_compatible}
+    {
+        LEXICAL_JUDGE: _lexical,
+        WORDLLAMA_JUDGE: _wordllama,
+        MINILM_JUDGE: _minilm,
+        OPENAI_COMPATIBLE_JUDGE: _openai_compatible,
+    }
 )
 """Every registered judge, name → factory. Read-only; a test pins its contents."""
 

@@ -35,10 +35,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from icarus.judges import _text as tx
 from icarus.judges.calibration import Calibration
-from icarus.judges.features import FEATURE_VERSION, PairEncoder, TokenMatch, feature_width, load_wordllama
+from icarus.judges.features import FEATURE_VERSION, PairEncoder, TokenMatch, feature_width, shared_encoder
 from icarus.judges.head import CLASSES, StanceHead
 from icarus.judges.offline import parsed_attribution_verdicts
 from icarus.judges.protocol import (
@@ -49,7 +50,7 @@ from icarus.judges.protocol import (
     prompt_hash,
     to_confidence,
 )
-from icarus.judges.quarantine import quarantine
+from icarus.judges.quarantine import Quarantined, quarantine
 from icarus.ledger.judgments import JudgeProvenance, ScopeDimension, Stance
 
 __all__ = [
@@ -62,6 +63,10 @@ __all__ = [
     "WEIGHTS_NAME",
     "JudgeWeights",
     "OfflineWordLlamaJudge",
+    "WeightsError",
+    "calibrated_verdict",
+    "candidate_passages",
+    "clearest_side",
     "inference_hops",
     "load_weights",
     "scope_mismatches",
@@ -112,7 +117,32 @@ def load_weights(name: str = WEIGHTS_NAME, folder: Path | None = None) -> JudgeW
 
 @cache
 def _shared() -> tuple[PairEncoder, JudgeWeights]:
-    return PairEncoder(load_wordllama()), load_weights()
+    return shared_encoder(), load_weights()
+
+
+def candidate_passages(claim: str, excerpt: str, text: str) -> list[str]:
+    """The passages put to a judge for one request (see the module docstring): a one-sentence excerpt
+    alone; a longer excerpt whole and its ``CANDIDATE_SENTENCES - 1`` sentences sharing most content words
+    with the claim; with no excerpt, the ``CANDIDATE_SENTENCES`` such sentences of the text."""
+    source = excerpt or text
+    sentences = [source[a:b] for a, b in tx.sentence_spans(source)] or [source]
+    stems = set(tx.content_stems(tx.tokens(claim)))
+
+    def covered(sentence: str) -> float:
+        return len(stems & set(tx.content_stems(tx.tokens(sentence)))) / len(stems) if stems else 0.0
+
+    ranked = sorted(range(len(sentences)), key=lambda i: (-covered(sentences[i]), i))
+    if excerpt and len(sentences) == 1:
+        return [excerpt]
+    if excerpt:
+        return [excerpt, *(sentences[i] for i in ranked[: CANDIDATE_SENTENCES - 1])]
+    return [sentences[i] for i in ranked[:CANDIDATE_SENTENCES]]
+
+
+def clearest_side(probabilities: npt.NDArray[np.float64]) -> int:
+    """The row (one per candidate, ``CLASSES`` order) with the highest support or refute probability."""
+    sided = probabilities[:, :2].max(axis=1)  # support and refute come first in CLASSES
+    return int(np.argmax(sided))
 
 
 def unstated_words(claim: str, passage: str, alignment: list[TokenMatch]) -> list[str]:
@@ -154,6 +184,46 @@ def scope_mismatches(claim: str, evidence: str) -> tuple[ScopeDimension, ...]:
     return tuple(mismatched)
 
 
+def calibrated_verdict(
+    request: JudgeRequest,
+    texts: tuple[Quarantined, Quarantined, Quarantined],
+    passage: str,
+    probabilities: npt.NDArray[np.float64],
+    alignment: list[TokenMatch],
+    calibration: Calibration,
+    judge: JudgeProvenance,
+) -> StanceVerdict:
+    """A trained judge's verdict on ``passage``, the candidate it kept from the quarantined claim, excerpt
+    and text (``texts``): the most probable class of ``probabilities`` (calibrated, ``CLASSES`` order), its
+    calibrated confidence, hops from ``alignment``, scope against the whole evidence."""
+    claim, excerpt, text = texts
+    top = int(np.argmax(probabilities))
+    confidence = float(calibration.confidence(probabilities[top]))
+    mismatched = scope_mismatches(claim.text, f"{excerpt.text}\n{text.text}")
+    raw = {
+        "passage": passage,
+        "probabilities": {label: round(float(p), 6) for label, p in zip(CLASSES, probabilities, strict=True)},
+        "calibrated_confidence": round(confidence, 6),
+    }
+    return StanceVerdict(
+        claim_id=request.claim_id,
+        evidence_id=request.evidence_id,
+        stance=Stance(CLASSES[top]),
+        confidence=to_confidence(Decimal(repr(confidence))),
+        inference_hops=inference_hops(claim.text, passage, alignment),
+        scope_matches=not mismatched,
+        mismatched=mismatched,
+        raw_answer=json.dumps(raw, sort_keys=True, ensure_ascii=False),
+        provider=judge.provider,
+        version=judge.version,
+        calibration_id=judge.calibration_id,
+        prompt_hash=prompt_hash(
+            {"judge": f"{judge.provider}@{judge.version}", "claim": claim.text, "passage": passage}
+        ),
+        quarantined=claim.flagged or excerpt.flagged or text.flagged,
+    )
+
+
 class OfflineWordLlamaJudge:
     """A ``Judge`` on static embeddings and a trained head: numpy only, no network, deterministic."""
 
@@ -182,57 +252,20 @@ class OfflineWordLlamaJudge:
     def _passage(
         self, claim: str, excerpt: str, text: str
     ) -> tuple[str, np.ndarray[Any, np.dtype[np.float64]], list[TokenMatch]]:
-        source = excerpt or text
-        sentences = [source[a:b] for a, b in tx.sentence_spans(source)] or [source]
-        stems = set(tx.content_stems(tx.tokens(claim)))
-
-        def covered(sentence: str) -> float:
-            return len(stems & set(tx.content_stems(tx.tokens(sentence)))) / len(stems) if stems else 0.0
-
-        ranked = sorted(range(len(sentences)), key=lambda i: (-covered(sentences[i]), i))
-        if excerpt and len(sentences) == 1:
-            chosen = [excerpt]
-        elif excerpt:  # the excerpt whole, and its sentences that share most words with the claim
-            chosen = [excerpt, *(sentences[i] for i in ranked[: CANDIDATE_SENTENCES - 1])]
-        else:
-            chosen = [sentences[i] for i in ranked[:CANDIDATE_SENTENCES]]
+        chosen = candidate_passages(claim, excerpt, text)
         probabilities, alignments = self.probabilities([claim] * len(chosen), chosen)
-        sided = probabilities[:, :2].max(axis=1)  # support and refute come first in CLASSES
-        best = int(np.argmax(sided))
+        best = clearest_side(probabilities)
         return chosen[best], probabilities[best], alignments[best]
 
     def stance(self, request: JudgeRequest) -> StanceVerdict:
-        claim = quarantine(request.claim_text)
-        excerpt = quarantine(request.excerpt)
-        text = quarantine(request.evidence_text)
+        texts = claim, excerpt, text = (
+            quarantine(request.claim_text),
+            quarantine(request.excerpt),
+            quarantine(request.evidence_text),
+        )
         passage, probabilities, alignment = self._passage(claim.text, excerpt.text, text.text)
-        top = int(np.argmax(probabilities))
-        confidence = float(self.weights.calibration.confidence(probabilities[top]))
-        mismatched = scope_mismatches(claim.text, f"{excerpt.text}\n{text.text}")
-        hops = inference_hops(claim.text, passage, alignment)
-        raw = {
-            "passage": passage,
-            "probabilities": {
-                label: round(float(p), 6) for label, p in zip(CLASSES, probabilities, strict=True)
-            },
-            "calibrated_confidence": round(confidence, 6),
-        }
-        return StanceVerdict(
-            claim_id=request.claim_id,
-            evidence_id=request.evidence_id,
-            stance=Stance(CLASSES[top]),
-            confidence=to_confidence(Decimal(repr(confidence))),
-            inference_hops=hops,
-            scope_matches=not mismatched,
-            mismatched=mismatched,
-            raw_answer=json.dumps(raw, sort_keys=True, ensure_ascii=False),
-            provider=PROVIDER,
-            version=VERSION,
-            calibration_id=self.calibration_id,
-            prompt_hash=prompt_hash(
-                {"judge": f"{PROVIDER}@{VERSION}", "claim": claim.text, "passage": passage}
-            ),
-            quarantined=claim.flagged or excerpt.flagged or text.flagged,
+        return calibrated_verdict(
+            request, texts, passage, probabilities, alignment, self.weights.calibration, self.provenance
         )
 
     def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:

@@ -1,0 +1,213 @@
+"""The cross-encoder offline judge: a fine-tuned MiniLM reads claim and passage together, int8 ONNX on CPU.
+
+Stance. The same candidate passages as the WordLlama judge (``trained.candidate_passages``: the excerpt, or
+the sentences sharing most words with the claim) are each read with the claim by the shipped model
+(``weights/<name>.onnx``, tokenizer ``<name>.tokenizer.json``), which gives three logits in ``CLASSES``
+order; the candidate taking the clearest side is kept. The shipped calibration (temperature, then an
+isotonic map, fitted on held-out pairs) turns the logits into class probabilities and the winning one into
+the verdict's confidence.
+
+Each pair runs through the model on its own. The model's activations are quantized per run, with one scale
+for the whole input tensor, so a pair read beside others (or padded to their length) would get slightly
+different logits depending on its company; alone, a pair's answer depends on the pair only. It is also no
+slower than a batch of three on two cores, since nothing is padded.
+
+Inference hops and scope are counted exactly as by the WordLlama judge (``trained.inference_hops`` on the
+kept passage, with WordLlama's token alignment; ``trained.scope_mismatches`` on the whole evidence), so the
+two judges' hops and scope mean the same. Attribution (H3) is parsed by the lexical judge's rules.
+
+No torch at run time: onnxruntime and the ``tokenizers`` package only. The answers are deterministic: the
+session runs on a fixed number of threads (``INTRA_OP_THREADS``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from icarus.judges.calibration import Calibration
+from icarus.judges.features import PairEncoder, shared_encoder
+from icarus.judges.head import CLASSES
+from icarus.judges.offline import parsed_attribution_verdicts
+from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
+from icarus.judges.quarantine import quarantine
+from icarus.judges.trained import WeightsError, calibrated_verdict, candidate_passages, clearest_side
+from icarus.ledger.judgments import JudgeProvenance
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+__all__ = [
+    "INTRA_OP_THREADS",
+    "MODEL_INPUTS",
+    "MODEL_OUTPUT",
+    "PROVIDER",
+    "VERSION",
+    "WEIGHTS_NAME",
+    "CrossEncoderWeights",
+    "OfflineMiniLMJudge",
+    "PairScorer",
+    "WeightsError",
+    "load_weights",
+    "weight_files",
+]
+
+PROVIDER = "offline-minilm"
+VERSION = "1"
+WEIGHTS_NAME = "offline-minilm-1"
+INTRA_OP_THREADS = 2  # fixed, so the answer never depends on the machine's core count
+MODEL_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+MODEL_OUTPUT = "logits"
+_ORT_ERRORS_ONLY = 3  # onnxruntime's log level: its warnings about graph details are not for users
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class PairScorer:
+    """A cross-encoder's ONNX session and tokenizer: (claim, passage) pairs in, ``CLASSES`` logits out."""
+
+    session: Any  # onnxruntime.InferenceSession (untyped)
+    tokenizer: Tokenizer
+
+    @classmethod
+    def from_files(cls, model: Path, tokenizer: Path, max_length: int) -> PairScorer:
+        # imported here: onnxruntime takes a fifth of a second to load, and most commands judge nothing
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = INTRA_OP_THREADS
+        options.inter_op_num_threads = 1
+        options.log_severity_level = _ORT_ERRORS_ONLY
+        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        reader = Tokenizer.from_file(str(tokenizer))
+        reader.enable_truncation(max_length=max_length, strategy="longest_first")
+        # one pair per run, so nothing needs padding; a fixed length stored in the file would cost time and,
+        # with int8 activations, change the logits
+        reader.no_padding()
+        return cls(session, reader)
+
+    def logits(self, claims: list[str], passages: list[str]) -> FloatArray:
+        """One row of three logits (``CLASSES`` order) per pair; each pair is run alone (module docstring)."""
+        if len(claims) != len(passages):
+            raise ValueError("claims and passages must pair up")
+        out = np.zeros((len(claims), len(CLASSES)), dtype=np.float64)
+        for row, (claim, passage) in enumerate(zip(claims, passages, strict=True)):
+            encoding = self.tokenizer.encode(claim, passage)
+            feed = {
+                name: np.asarray([values], dtype=np.int64)
+                for name, values in zip(
+                    MODEL_INPUTS, (encoding.ids, encoding.attention_mask, encoding.type_ids), strict=True
+                )
+            }
+            out[row] = self.session.run([MODEL_OUTPUT], feed)[0][0]
+        return out
+
+
+@dataclass(frozen=True)
+class CrossEncoderWeights:
+    scorer: PairScorer
+    calibration: Calibration
+    metadata: dict[str, Any]
+
+
+def weight_files(name: str = WEIGHTS_NAME, folder: Path | None = None) -> tuple[Path, Path, Path]:
+    """The model, tokenizer and metadata files of ``name`` (in the package by default)."""
+    base = folder if folder is not None else Path(str(resources.files("icarus.judges") / "weights"))
+    return base / f"{name}.onnx", base / f"{name}.tokenizer.json", base / f"{name}.json"
+
+
+def load_weights(name: str = WEIGHTS_NAME, folder: Path | None = None) -> CrossEncoderWeights:
+    """The model, tokenizer, calibration and metadata stored as ``<name>.onnx``, ``<name>.tokenizer.json``
+    and ``<name>.json``. Refuses a model whose SHA-256 differs from the one its metadata records, classes in
+    another order, or a model without the expected inputs and output. Reads no dataset."""
+    model, tokenizer, meta = weight_files(name, folder)
+    missing = [path.name for path in (model, tokenizer, meta) if not path.is_file()]
+    if missing:
+        raise WeightsError(
+            f"judge weights {name!r} not found in {model.parent}: missing {', '.join(missing)}"
+        )
+    try:
+        metadata = json.loads(meta.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise WeightsError(f"{meta.name} is not JSON: {exc}") from exc
+    if tuple(metadata.get("classes", ())) != CLASSES:
+        raise WeightsError(f"{name} orders its classes {metadata.get('classes')}, expected {list(CLASSES)}")
+    max_length = metadata.get("max_length")
+    if not isinstance(max_length, int) or isinstance(max_length, bool) or max_length < 1:
+        raise WeightsError(f"{name} records no usable max_length ({max_length!r})")
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()
+    if digest != metadata.get("onnx_sha256"):
+        raise WeightsError(
+            f"{model.name} has SHA-256 {digest}, its metadata records {metadata.get('onnx_sha256')}: "
+            "the model file is damaged or was replaced"
+        )
+    try:
+        scorer = PairScorer.from_files(model, tokenizer, max_length)
+    except Exception as exc:  # onnxruntime and tokenizers raise bare Exception subclasses on unreadable files
+        raise WeightsError(f"{name} cannot be read: {exc}") from exc
+    inputs = {i.name for i in scorer.session.get_inputs()}
+    outputs = {o.name for o in scorer.session.get_outputs()}
+    if inputs != set(MODEL_INPUTS) or MODEL_OUTPUT not in outputs:
+        raise WeightsError(
+            f"{model.name} takes {sorted(inputs)} and gives {sorted(outputs)}; "
+            f"expected {list(MODEL_INPUTS)} and {MODEL_OUTPUT!r}"
+        )
+    try:
+        calibration = Calibration.from_json(metadata["calibration"])
+    except (KeyError, TypeError, ValueError, AssertionError) as exc:
+        raise WeightsError(f"{name} records no usable calibration: {exc}") from exc
+    return CrossEncoderWeights(scorer, calibration, metadata)
+
+
+@cache
+def _shared() -> CrossEncoderWeights:
+    return load_weights()
+
+
+class OfflineMiniLMJudge:
+    """A ``Judge`` on a fine-tuned cross-encoder: onnxruntime on CPU, no network, deterministic."""
+
+    def __init__(
+        self, weights: CrossEncoderWeights | None = None, encoder: PairEncoder | None = None
+    ) -> None:
+        self.weights = weights if weights is not None else _shared()
+        self.encoder = encoder if encoder is not None else shared_encoder()  # token alignment, for hops
+        self.calibration_id = self.weights.calibration.calibration_id
+        self.provenance = JudgeProvenance(
+            provider=PROVIDER, version=VERSION, calibration_id=self.calibration_id
+        )
+
+    def __repr__(self) -> str:
+        return f"OfflineMiniLMJudge({PROVIDER}@{VERSION})"
+
+    def probabilities(self, claims: list[str], passages: list[str]) -> FloatArray:
+        """Calibrated class probabilities (``CLASSES`` order), one row per pair."""
+        return self.weights.calibration.probabilities(self.weights.scorer.logits(claims, passages))
+
+    def stance(self, request: JudgeRequest) -> StanceVerdict:
+        texts = claim, excerpt, text = (
+            quarantine(request.claim_text),
+            quarantine(request.excerpt),
+            quarantine(request.evidence_text),
+        )
+        chosen = candidate_passages(claim.text, excerpt.text, text.text)
+        probabilities = self.probabilities([claim.text] * len(chosen), chosen)
+        best = clearest_side(probabilities)
+        passage = chosen[best]
+        alignment = self.encoder.encode_aligned([claim.text], [passage])[1][0]
+        return calibrated_verdict(
+            request, texts, passage, probabilities[best], alignment, self.weights.calibration, self.provenance
+        )
+
+    def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
+        return parsed_attribution_verdicts(request, PROVIDER, VERSION, self.calibration_id)
