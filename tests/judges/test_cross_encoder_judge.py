@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -28,7 +29,7 @@ from icarus.judges.metrics import accuracy, macro_f1
 from icarus.judges.protocol import Judge, JudgeRequest, to_claim_judgment, to_confidence
 from icarus.judges.registry import MINILM_JUDGE, create_judge, judge_from_settings
 from icarus.judges.stancesets import DATASET_FILES, Split, load_pairs
-from icarus.judges.trained import OfflineWordLlamaJudge
+from icarus.judges.trained import UNSTATED_WORDS_PER_HOP, OfflineWordLlamaJudge, unstated_words
 from icarus.ledger.judgments import ScopeDimension, Stance
 from icarus.settings import Settings
 from tests.datasets import DATASETS
@@ -158,15 +159,23 @@ def test_answers_are_deterministic_and_a_pair_is_judged_on_its_own() -> None:
             (ScopeDimension.QUANTITY, ScopeDimension.PERIOD),
         ),
         ("Floods hit Kenya.", "Floods hit Uganda.", 1, (ScopeDimension.GEOGRAPHY,)),
+        # five content words, none stated by stem: two hops, though every one has a near-synonym there
+        (
+            "Automobile purchases plummeted nationwide recently.",
+            "Car sales fell across the country lately.",
+            2,
+            (),
+        ),
     ],
 )
-def test_hops_and_scope_are_the_wordllama_judges(
+def test_hops_count_claim_stems_the_passage_lacks_and_scope_is_the_wordllama_judges(
     claim: str, excerpt: str, hops: int, mismatched: tuple[ScopeDimension, ...]
 ) -> None:
     request = JudgeRequest(claim_id="c", claim_text=claim, evidence_id="e", excerpt=excerpt)
-    ours, theirs = JUDGE.stance(request), OfflineWordLlamaJudge().stance(request)
-    assert ours.inference_hops == theirs.inference_hops == hops
-    assert ours.mismatched == theirs.mismatched == mismatched
+    ours = JUDGE.stance(request)
+    assert ours.inference_hops == hops
+    assert ours.inference_hops == math.ceil(len(unstated_words(claim, excerpt, [])) / UNSTATED_WORDS_PER_HOP)
+    assert ours.mismatched == OfflineWordLlamaJudge().stance(request).mismatched == mismatched
     assert ours.scope_matches is (not mismatched)
 
 
