@@ -15,8 +15,9 @@ from typing import Any
 
 import wordllama
 
+from icarus.judges.cross_encoder import weight_files
 from icarus.judges.protocol import JudgeRequest
-from icarus.judges.registry import LEXICAL_JUDGE, WORDLLAMA_JUDGE, create_judge
+from icarus.judges.registry import LEXICAL_JUDGE, MINILM_JUDGE, WORDLLAMA_JUDGE, create_judge
 from icarus.judges.stancesets import Split, StanceSetError, load_pairs
 
 TARGET_PAIRS_PER_SECOND = 200
@@ -40,17 +41,21 @@ def _pairs() -> tuple[list[tuple[str, str]], str]:
 
 
 def _shipped_bytes(name: str) -> int:
+    """What the judge needs on disk beyond code: its weight files and any embedding table it reads."""
+    if name == MINILM_JUDGE:
+        return sum(path.stat().st_size for path in weight_files())
     if name != WORDLLAMA_JUDGE:
         return 0
     weights = Path(__file__).resolve().parents[1] / "src" / "icarus" / "judges" / "weights"
+    own = [p for p in weights.iterdir() if p.name.startswith("offline-wordllama-")]
     embeddings = Path(wordllama.__file__).parent / "weights" / "l2_supercat_256.safetensors"
-    return sum(p.stat().st_size for p in weights.iterdir()) + embeddings.stat().st_size
+    return sum(p.stat().st_size for p in own) + embeddings.stat().st_size
 
 
 def main(argv: list[str]) -> dict[str, Any]:
     pairs, source = _pairs()
     runs = []
-    for name in (LEXICAL_JUDGE, WORDLLAMA_JUDGE):
+    for name in (LEXICAL_JUDGE, WORDLLAMA_JUDGE, MINILM_JUDGE):
         judge = create_judge(name)
         requests = [
             JudgeRequest(claim_id=f"c{i}", claim_text=claim, evidence_id=f"e{i}", excerpt=passage)
