@@ -12,7 +12,8 @@ import pytest
 
 from icarus.judges.calibration import Calibration
 from icarus.judges.stancesets import LabelledPair
-from icarus.judges.training.cross_encoder import SORT_WINDOW, length_batches, scores_by_dataset
+from icarus.judges.training.cross_encoder import SORT_WINDOW, length_batches
+from icarus.judges.training.train import scores_by_dataset
 
 DATASETS = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 

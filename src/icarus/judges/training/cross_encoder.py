@@ -41,9 +41,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from icarus.judges.calibration import Calibration
 from icarus.judges.head import CLASSES
-from icarus.judges.metrics import accuracy, macro_f1
 from icarus.judges.stancesets import DATASET_FILES, READERS, LabelledPair, Split, load_pairs, split_of
 from icarus.judges.training.augment import AUGMENT_EVERY, contradictions, restatements
 from icarus.judges.training.train import (
@@ -53,6 +51,7 @@ from icarus.judges.training.train import (
     _selection_score,
     _sha256,
     _weights,
+    scores_by_dataset,
 )
 
 __all__ = [
@@ -63,7 +62,6 @@ __all__ = [
     "SEED",
     "length_batches",
     "main",
-    "scores_by_dataset",
 ]
 
 SCRIPT_VERSION = "train-judge-minilm@1"
@@ -97,31 +95,6 @@ def length_batches(lengths: Sequence[int], batch: int, seed: int) -> list[list[i
         batches.extend(chunk[k : k + batch] for k in range(0, len(chunk), batch))
     rng.shuffle(batches)
     return batches
-
-
-def scores_by_dataset(
-    logits: npt.NDArray[np.float64], pairs: Sequence[LabelledPair], calibration: Calibration | None = None
-) -> dict[str, dict[str, float]]:
-    """Macro-F1, accuracy and (when calibrated) ECE per dataset for one split's logits."""
-    from icarus.judges.calibration import expected_calibration_error
-
-    out: dict[str, dict[str, float]] = {}
-    for dataset in sorted({p.dataset for p in pairs}):
-        idx = np.array([i for i, p in enumerate(pairs) if p.dataset == dataset])
-        gold = [pairs[i].label for i in idx]
-        predicted = [CLASSES[k] for k in logits[idx].argmax(axis=1)]
-        row = {
-            "n": float(len(idx)),
-            "macro_f1": macro_f1(gold, predicted),
-            "accuracy": accuracy(gold, predicted),
-        }
-        if calibration is not None:
-            probabilities = calibration.probabilities(logits[idx])
-            confidence = calibration.confidence(probabilities.max(axis=1))
-            correct = [g == p for g, p in zip(gold, predicted, strict=True)]
-            row["ece"] = expected_calibration_error(confidence, correct)
-        out[dataset] = {k: round(v, 6) for k, v in row.items()}
-    return out
 
 
 def _thinned(pairs: list[LabelledPair], limit: int) -> list[LabelledPair]:

@@ -40,7 +40,15 @@ from icarus.judges.metrics import accuracy, macro_f1
 from icarus.judges.stancesets import DATASET_FILES, READERS, LabelledPair, Split, load_pairs, split_of
 from icarus.judges.training.augment import AUGMENT_EVERY, contradictions, restatements
 
-__all__ = ["CANDIDATES", "SCRIPT_VERSION", "SEED", "SELECTION_SETS", "main", "score_split"]
+__all__ = [
+    "CANDIDATES",
+    "SCRIPT_VERSION",
+    "SEED",
+    "SELECTION_SETS",
+    "main",
+    "score_split",
+    "scores_by_dataset",
+]
 
 SCRIPT_VERSION = "train-judge@1"
 SEED = 20_240_611
@@ -161,20 +169,15 @@ def _fit_calibration(logits: npt.NDArray[np.float64], y: npt.NDArray[np.int64], 
     return Calibration(name, round(temperature, 6), knots_x, knots_y)
 
 
-def score_split(
-    head: StanceHead,
-    calibration: Calibration | None,
-    x: npt.NDArray[np.float32],
-    pairs: Sequence[LabelledPair],
+def scores_by_dataset(
+    logits: npt.NDArray[np.float64], pairs: Sequence[LabelledPair], calibration: Calibration | None = None
 ) -> dict[str, dict[str, float]]:
-    """Macro-F1, accuracy and (when calibrated) ECE per dataset, for one split's encoded pairs."""
-    logits = head.logits(x)
+    """Macro-F1, accuracy and (when calibrated) ECE per dataset for one split's logits."""
     out: dict[str, dict[str, float]] = {}
     for dataset in sorted({p.dataset for p in pairs}):
         idx = np.array([i for i, p in enumerate(pairs) if p.dataset == dataset])
         gold = [pairs[i].label for i in idx]
-        chosen = logits[idx].argmax(axis=1)
-        predicted = [CLASSES[k] for k in chosen]
+        predicted = [CLASSES[k] for k in logits[idx].argmax(axis=1)]
         row = {
             "n": float(len(idx)),
             "macro_f1": macro_f1(gold, predicted),
@@ -187,6 +190,16 @@ def score_split(
             row["ece"] = expected_calibration_error(confidence, correct)
         out[dataset] = {k: round(v, 6) for k, v in row.items()}
     return out
+
+
+def score_split(
+    head: StanceHead,
+    calibration: Calibration | None,
+    x: npt.NDArray[np.float32],
+    pairs: Sequence[LabelledPair],
+) -> dict[str, dict[str, float]]:
+    """Macro-F1, accuracy and (when calibrated) ECE per dataset, for one split's encoded pairs."""
+    return scores_by_dataset(head.logits(x), pairs, calibration)
 
 
 def _selection_score(scores: dict[str, dict[str, float]]) -> float:
