@@ -8,7 +8,6 @@ import hashlib
 import json
 import math
 import shutil
-from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +25,7 @@ from icarus.judges.cross_encoder import (
 )
 from icarus.judges.head import CLASSES
 from icarus.judges.metrics import accuracy, macro_f1
-from icarus.judges.protocol import Judge, JudgeRequest, to_claim_judgment, to_confidence
+from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.judges.registry import MINILM_JUDGE, create_judge, judge_from_settings
 from icarus.judges.stancesets import DATASET_FILES, Split, load_pairs
 from icarus.judges.trained import UNSTATED_WORDS_PER_HOP, OfflineWordLlamaJudge, unstated_words
@@ -109,31 +108,6 @@ def test_a_contradicted_claim_is_refuted() -> None:
     excerpt = "Satellite records show that Arctic sea ice extent has not declined since 1979."
     verdict = JUDGE.stance(REQUEST.model_copy(update={"excerpt": excerpt}))
     assert verdict.stance is Stance.REFUTE
-
-
-def test_the_ledger_receives_the_calibrated_confidence() -> None:
-    verdict = JUDGE.stance(REQUEST)
-    raw = json.loads(verdict.raw_answer)
-    calibration = load_weights().calibration
-    top = max(raw["probabilities"].values())
-    expected = to_confidence(Decimal(repr(float(calibration.confidence(top)))))
-    assert raw["calibrated_confidence"] == pytest.approx(float(calibration.confidence(top)), abs=1e-6)
-    assert verdict.confidence == expected
-    judgment = to_claim_judgment(verdict)
-    assert judgment.stance.confidence == expected
-    assert (
-        judgment.stance.judge is not None and judgment.stance.judge.calibration_id == verdict.calibration_id
-    )
-
-
-def test_without_an_excerpt_the_clearest_sentence_is_judged() -> None:
-    text = (
-        "The museum opened in 1901. Arctic sea ice extent has declined since 1979, satellites show. "
-        "Tickets cost ten euros."
-    )
-    verdict = JUDGE.stance(REQUEST.model_copy(update={"excerpt": "", "evidence_text": text}))
-    assert "satellites show" in json.loads(verdict.raw_answer)["passage"]
-    assert verdict.stance is Stance.SUPPORT
 
 
 def test_answers_are_deterministic_and_a_pair_is_judged_on_its_own() -> None:

@@ -4,8 +4,6 @@ ledger as given, hops and scope follow their rules, and the recorded validation 
 from __future__ import annotations
 
 import hashlib
-import json
-from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +11,7 @@ import pytest
 import wordllama
 
 from icarus.judges.features import PairEncoder, feature_width
-from icarus.judges.protocol import Judge, JudgeRequest, to_claim_judgment, to_confidence
+from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.judges.stancesets import DATASET_FILES, LabelledPair, Split, load_pairs
 from icarus.judges.trained import (
     HOPS_CAP,
@@ -67,34 +65,6 @@ def test_a_stated_claim_is_supported_and_the_answer_carries_provenance() -> None
     assert verdict.provider == PROVIDER and verdict.version == "1"
     assert verdict.calibration_id == load_weights().calibration.calibration_id
     assert verdict.inference_hops == 0 and verdict.scope_matches
-
-
-def test_the_ledger_receives_the_calibrated_confidence() -> None:
-    verdict = JUDGE.stance(REQUEST)
-    raw = json.loads(verdict.raw_answer)
-    calibration = load_weights().calibration
-    top = max(raw["probabilities"].values())
-    expected = to_confidence(Decimal(repr(float(calibration.confidence(top)))))
-    assert verdict.confidence == expected
-    judgment = to_claim_judgment(verdict)
-    assert judgment.stance.confidence == expected
-    assert (
-        judgment.stance.judge is not None and judgment.stance.judge.calibration_id == verdict.calibration_id
-    )
-
-
-def test_without_an_excerpt_the_clearest_sentence_is_judged() -> None:
-    text = (
-        "The museum opened in 1901. Arctic sea ice extent has declined since 1979, satellites show. "
-        "Tickets cost ten euros."
-    )
-    verdict = JUDGE.stance(REQUEST.model_copy(update={"excerpt": "", "evidence_text": text}))
-    assert "satellites show" in json.loads(verdict.raw_answer)["passage"]
-    assert verdict.stance is Stance.SUPPORT
-
-
-def test_answers_are_deterministic() -> None:
-    assert JUDGE.stance(REQUEST) == OfflineWordLlamaJudge().stance(REQUEST)
 
 
 def _hops(claim: str, passage: str) -> int:
