@@ -88,9 +88,9 @@ class Settings(BaseSettings):
     )
     llm_model: str | None = Field(default=None, description="Model name at the LLM endpoint.")
     offline_judge: str = Field(
-        default="offline-wordllama@1",
+        default="offline-minilm@1",
         description="Registered offline judge (name@version) used when no LLM endpoint is configured: "
-        "offline-wordllama@1 (static embeddings), offline-minilm@1 (MiniLM cross-encoder) or offline-lexical@1.",
+        "offline-minilm@1 (MiniLM cross-encoder), offline-wordllama@1 (static embeddings) or offline-lexical@1.",
     )
     llm_api_key: SecretStr | None = Field(default=None, description="API key for the LLM endpoint.")
     x_bearer_token: SecretStr | None = Field(

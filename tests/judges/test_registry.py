@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import SecretStr
 
+from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.registry import JUDGES, JudgeConfigError, create_judge, judge_from_settings
@@ -23,11 +24,9 @@ def test_registry_contents_are_pinned() -> None:
         JUDGES["x@1"] = JUDGES["offline-lexical@1"]  # type: ignore[index]
 
 
-def test_trained_offline_judge_by_default() -> None:
-    assert isinstance(judge_from_settings(Settings(llm_base_url=None, llm_model=None)), OfflineWordLlamaJudge)
-    assert isinstance(
-        judge_from_settings(Settings(llm_base_url="http://127.0.0.1:1/v1")), OfflineWordLlamaJudge
-    )
+def test_the_cross_encoder_judges_by_default() -> None:
+    assert isinstance(judge_from_settings(Settings(llm_base_url=None, llm_model=None)), OfflineMiniLMJudge)
+    assert isinstance(judge_from_settings(Settings(llm_base_url="http://127.0.0.1:1/v1")), OfflineMiniLMJudge)
 
 
 def test_llm_when_endpoint_and_model_are_set() -> None:
@@ -59,7 +58,7 @@ def test_unknown_name_and_missing_settings_are_clear_errors() -> None:
 def test_the_offline_judge_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     from icarus.judges.registry import DEFAULT_OFFLINE_JUDGE
 
-    assert Settings().offline_judge == DEFAULT_OFFLINE_JUDGE == "offline-wordllama@1"
+    assert Settings().offline_judge == DEFAULT_OFFLINE_JUDGE == "offline-minilm@1"
     monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@1")
     assert isinstance(judge_from_settings(Settings()), OfflineLexicalJudge)
     monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@7")

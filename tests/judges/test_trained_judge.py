@@ -118,32 +118,3 @@ def test_recorded_validation_numbers_reproduce() -> None:
         for key in ("macro_f1", "accuracy", "ece"):
             assert scores[key] == pytest.approx(recorded[name][key], abs=1e-4), (name, key)
     assert np.isfinite(weights.calibration.temperature)
-
-
-def test_the_default_judge_through_a_check_of_the_sample_post(tmp_path: Path) -> None:
-    from datetime import UTC, datetime
-
-    from icarus.fetching import SnapshotStore
-    from icarus.judges import create_judge
-    from icarus.pipeline.check import CheckServices, run_check
-    from icarus.reputation import load_registry
-    from icarus.research import LocalCorpus, LocalCorpusProvider
-    from icarus.scoring.icarus.config import load_policy
-    from tests.pipeline.test_check_end_to_end import EXAMPLES, sample_subject
-
-    corpus = LocalCorpus(tmp_path / "corpus.db")
-    corpus.add(sorted((EXAMPLES / "sample-corpus").glob("*.html")))
-    services = CheckServices(
-        judge=create_judge("offline-wordllama@1"),
-        providers=[LocalCorpusProvider(corpus)],
-        registry=load_registry(EXAMPLES / "sample-corpus" / "reputation.json"),
-        snapshots=SnapshotStore(tmp_path / "snapshots"),
-        policy=load_policy("icarus@1.1"),
-        store=None,
-    )
-    output = run_check(sample_subject(), services, datetime(2026, 11, 20, 12, tzinfo=UTC))
-    stances = {item.url.rsplit("/", 1)[-1]: item.judgments[0].stance for item in output.ledger.evidence}
-    assert all(s.judge is not None and s.judge.provider == PROVIDER for s in stances.values())
-    assert stances["northwire-halden-traffic"].stance is Stance.SUPPORT  # the wire story states the claim
-    assert stances["truthbuzz-harbor-booming"].stance is Stance.REFUTE  # "did not fall"
-    assert stances["council-library-hours"].stance is Stance.NEUTRAL

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -56,3 +57,34 @@ def test_without_an_excerpt_the_clearest_sentence_is_judged(make_judge: type[Jud
 @JUDGES
 def test_answers_are_deterministic(make_judge: type[Judge]) -> None:
     assert make_judge().stance(REQUEST) == make_judge().stance(REQUEST)
+
+
+@JUDGES
+def test_the_sample_post_through_a_whole_check(make_judge: type[Judge], tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from icarus.fetching import SnapshotStore
+    from icarus.pipeline.check import CheckServices, run_check
+    from icarus.reputation import load_registry
+    from icarus.research import LocalCorpus, LocalCorpusProvider
+    from icarus.scoring.icarus.config import load_policy
+    from tests.pipeline.test_check_end_to_end import EXAMPLES, sample_subject
+
+    judge = make_judge()
+    corpus = LocalCorpus(tmp_path / "corpus.db")
+    corpus.add(sorted((EXAMPLES / "sample-corpus").glob("*.html")))
+    services = CheckServices(
+        judge=judge,
+        providers=[LocalCorpusProvider(corpus)],
+        registry=load_registry(EXAMPLES / "sample-corpus" / "reputation.json"),
+        snapshots=SnapshotStore(tmp_path / "snapshots"),
+        policy=load_policy("icarus@1.1"),
+        store=None,
+    )
+    output = run_check(sample_subject(), services, datetime(2026, 11, 20, 12, tzinfo=UTC))
+    stances = {item.url.rsplit("/", 1)[-1]: item.judgments[0].stance for item in output.ledger.evidence}
+    provider = judge.provenance.provider
+    assert all(s.judge is not None and s.judge.provider == provider for s in stances.values())
+    assert stances["northwire-halden-traffic"].stance is Stance.SUPPORT  # the wire story states the claim
+    assert stances["truthbuzz-harbor-booming"].stance is Stance.REFUTE  # "did not fall"
+    assert stances["council-library-hours"].stance is Stance.NEUTRAL

@@ -1,9 +1,9 @@
 """Judges by name. Each name carries its version; new behaviour gets a new name, never an edit.
 
 ``judge_from_settings`` picks the offline judge named by ``ICARUS_OFFLINE_JUDGE`` (``DEFAULT_OFFLINE_JUDGE``
-unless set) unless both ``ICARUS_LLM_BASE_URL`` and ``ICARUS_LLM_MODEL`` are set. The default is the trained embedding judge, which
-beats the lexical one on held-out data (docs/evaluation.md, "Stance judges"); the lexical judge stays
-registered under its own name, as is the cross-encoder judge ``offline-minilm@1``.
+unless set) unless both ``ICARUS_LLM_BASE_URL`` and ``ICARUS_LLM_MODEL`` are set. The default is the
+fine-tuned cross-encoder, which beats the embedding and lexical judges on the held-out pairs of the sets the
+targets are set on (docs/evaluation.md, "Stance judges"); both older judges stay registered under their names.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ LEXICAL_JUDGE = "offline-lexical@1"
 WORDLLAMA_JUDGE = "offline-wordllama@1"
 MINILM_JUDGE = "offline-minilm@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
-DEFAULT_OFFLINE_JUDGE = WORDLLAMA_JUDGE
+DEFAULT_OFFLINE_JUDGE = MINILM_JUDGE
 OFFLINE_JUDGE = DEFAULT_OFFLINE_JUDGE
 """The offline judge used when no LLM endpoint is configured (kept under its older name for callers)."""
 
