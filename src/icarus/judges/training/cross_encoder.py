@@ -386,7 +386,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     # Everything below reads the int8 model through the judge's own scorer: that is what ships.
     val_logits = _judge_logits(onnx_path, tokenizer_path, pairs[Split.VALIDATION])
     y_val = np.array([CLASSES.index(p.label) for p in pairs[Split.VALIDATION]])
-    calibration = _fit_calibration(val_logits, y_val, args.name)
+    # weighed as in training (each set's labels alike, the target sets twice), so that no one large set
+    # (FNC-1 is a third of validation) sets the map for the others
+    calibration = _fit_calibration(
+        val_logits, y_val, args.name, _weights(pairs[Split.VALIDATION], TARGET_WEIGHT)
+    )
     validation = scores_by_dataset(val_logits, pairs[Split.VALIDATION], calibration)
     test_logits = _judge_logits(onnx_path, tokenizer_path, pairs[Split.TEST])
     test = scores_by_dataset(test_logits, pairs[Split.TEST], calibration)

@@ -147,15 +147,24 @@ def _fit(candidate: Candidate, x: npt.NDArray[np.float32], y: npt.NDArray[np.int
     return StanceHead(full_mean, full_scale, ((full_first, first_b), *layers[1:]))
 
 
-def _fit_calibration(logits: npt.NDArray[np.float64], y: npt.NDArray[np.int64], name: str) -> Calibration:
+def _fit_calibration(
+    logits: npt.NDArray[np.float64],
+    y: npt.NDArray[np.int64],
+    name: str,
+    weights: npt.NDArray[np.float64] | None = None,
+) -> Calibration:
+    """Temperature by weighted negative log-likelihood, then the isotonic map, on held-out pairs; ``weights``
+    (one per pair, default all equal) let the fit weigh pairs as training did."""
     from scipy.optimize import minimize_scalar
     from sklearn.isotonic import IsotonicRegression
+
+    w = np.ones(len(y)) if weights is None else np.asarray(weights, dtype=np.float64)
 
     def nll(log_t: float) -> float:
         z = logits / np.exp(log_t)
         z = z - z.max(axis=1, keepdims=True)
         log_p = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-        return float(-log_p[np.arange(len(y)), y].mean())
+        return float(-(w * log_p[np.arange(len(y)), y]).sum() / w.sum())
 
     temperature = float(np.exp(minimize_scalar(nll, bounds=(-3.0, 3.0), method="bounded").x))
     scaled = Calibration(name, temperature, (0.0, 1.0), (0.0, 1.0))
@@ -163,7 +172,7 @@ def _fit_calibration(logits: npt.NDArray[np.float64], y: npt.NDArray[np.int64], 
     top = probabilities.max(axis=1)
     correct = (probabilities.argmax(axis=1) == y).astype(np.float64)
     iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True)
-    iso.fit(top, correct)
+    iso.fit(top, correct, sample_weight=w)
     knots_x = tuple(round(float(v), 6) for v in iso.X_thresholds_)
     knots_y = tuple(round(float(v), 6) for v in iso.y_thresholds_)
     return Calibration(name, round(temperature, 6), knots_x, knots_y)
