@@ -126,14 +126,14 @@ def candidate_passages(claim: str, excerpt: str, text: str) -> list[str]:
     with the claim; with no excerpt, the ``CANDIDATE_SENTENCES`` such sentences of the text."""
     source = excerpt or text
     sentences = [source[a:b] for a, b in tx.sentence_spans(source)] or [source]
+    if excerpt and len(sentences) == 1:
+        return [excerpt]  # nothing to rank: the common case, so it skips the word counting
     stems = set(tx.content_stems(tx.tokens(claim)))
 
     def covered(sentence: str) -> float:
         return len(stems & set(tx.content_stems(tx.tokens(sentence)))) / len(stems) if stems else 0.0
 
     ranked = sorted(range(len(sentences)), key=lambda i: (-covered(sentences[i]), i))
-    if excerpt and len(sentences) == 1:
-        return [excerpt]
     if excerpt:
         return [excerpt, *(sentences[i] for i in ranked[: CANDIDATE_SENTENCES - 1])]
     return [sentences[i] for i in ranked[:CANDIDATE_SENTENCES]]
