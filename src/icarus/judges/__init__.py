@@ -1,9 +1,9 @@
 """Typed judges: narrow questions about one evidence item, answered with provenance.
 
 Judges propose; versioned code decides. ``protocol`` holds the questions and answers and turns answers
-into ledger records; ``trained`` is the embedded default (WordLlama features, a small numpy head,
-calibrated confidence; trained by ``training``, measured by ``evaluate``); ``cross_encoder`` is the
-fine-tuned MiniLM judge (int8 ONNX, same calibration scheme); ``offline`` is the lexical judge
+into ledger records; ``cross_encoder`` is the embedded default (a fine-tuned MiniLM read as int8 ONNX,
+calibrated confidence); ``trained`` is the WordLlama judge (static embeddings, a small numpy head, the same
+calibration scheme), both trained by ``training`` and measured by ``evaluate``; ``offline`` is the lexical judge
 (deterministic, no weights); ``llm`` asks any OpenAI-compatible endpoint; ``quarantine`` cleans text
 before a model reads it (H30); ``registry`` builds judges by versioned name.
 """

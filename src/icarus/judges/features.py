@@ -36,7 +36,6 @@ __all__ = [
     "TokenMatch",
     "feature_width",
     "load_wordllama",
-    "shared_encoder",
 ]
 
 FEATURE_VERSION = "pair-features@1"
@@ -93,13 +92,6 @@ def load_wordllama() -> Any:
         cache_dir=Path(wordllama.__file__).parent,
         disable_download=True,
     )
-
-
-@cache
-def shared_encoder() -> PairEncoder:
-    """One encoder on the packaged model per process: both trained judges read their token alignments
-    from it."""
-    return PairEncoder(load_wordllama())
 
 
 @dataclass

@@ -28,7 +28,6 @@ import json
 import random
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Iterator, Sequence
 from importlib import metadata as package_metadata
 from importlib import resources
@@ -41,9 +40,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from icarus.judges.cross_encoder import MODEL_INPUTS, MODEL_OUTPUT
 from icarus.judges.head import CLASSES
-from icarus.judges.stancesets import DATASET_FILES, READERS, LabelledPair, Split, load_pairs, split_of
-from icarus.judges.training.augment import AUGMENT_EVERY, contradictions, restatements
+from icarus.judges.stancesets import LabelledPair, Split
+from icarus.judges.training.augment import AUGMENT_EVERY
 from icarus.judges.training.train import (
     SELECTION_SETS,
     WEIGHTS_DIR,
@@ -51,6 +51,7 @@ from icarus.judges.training.train import (
     _selection_score,
     _sha256,
     _weights,
+    read_training_pairs,
     scores_by_dataset,
 )
 
@@ -134,7 +135,7 @@ def _encode(tokenizer: Any, pairs: Sequence[LabelledPair]) -> list[Any]:
 def _tensors(encodings: Sequence[Any], indices: Sequence[int]) -> dict[str, npt.NDArray[np.int64]]:
     """Pad the chosen encodings to the longest of them (pad id 0, attention 0)."""
     width = max(len(encodings[i].ids) for i in indices)
-    out = {name: np.zeros((len(indices), width), dtype=np.int64) for name in _INPUTS}
+    out = {name: np.zeros((len(indices), width), dtype=np.int64) for name in MODEL_INPUTS}
     for row, i in enumerate(indices):
         e = encodings[i]
         n = len(e.ids)
@@ -142,9 +143,6 @@ def _tensors(encodings: Sequence[Any], indices: Sequence[int]) -> dict[str, npt.
         out["attention_mask"][row, :n] = e.attention_mask
         out["token_type_ids"][row, :n] = e.type_ids
     return out
-
-
-_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 
 def _batches_in_order(encodings: Sequence[Any]) -> Iterator[list[int]]:
@@ -184,15 +182,15 @@ def _export_int8(model: Any, encodings: Sequence[Any], target: Path) -> None:
     sample = {
         k: torch.from_numpy(v) for k, v in _tensors(encodings, list(range(min(4, len(encodings))))).items()
     }
-    axes = {name: {0: "batch", 1: "tokens"} for name in _INPUTS} | {"logits": {0: "batch"}}
+    axes = {name: {0: "batch", 1: "tokens"} for name in MODEL_INPUTS} | {MODEL_OUTPUT: {0: "batch"}}
     with tempfile.TemporaryDirectory() as scratch:
         full = Path(scratch) / "model.onnx"
         torch.onnx.export(
             model,
-            tuple(sample[name] for name in _INPUTS),
+            tuple(sample[name] for name in MODEL_INPUTS),
             str(full),
-            input_names=list(_INPUTS),
-            output_names=["logits"],
+            input_names=list(MODEL_INPUTS),
+            output_names=[MODEL_OUTPUT],
             dynamic_axes=axes,
             opset_version=OPSET,
             dynamo=False,
@@ -204,25 +202,15 @@ def _load_pairs(
     data: Path, limit: int
 ) -> tuple[dict[Split, list[LabelledPair]], list[LabelledPair], dict[str, Any]]:
     """Validation and test pairs by split, the training pairs (augmentation included), and a record of the
-    data: file hashes and pair counts."""
-    pairs: dict[Split, list[LabelledPair]] = {Split.TRAIN: [], Split.VALIDATION: [], Split.TEST: []}
-    files: dict[str, str] = {}
-    for name in READERS:
-        for pair in load_pairs(name, data):
-            pairs[split_of(pair.dataset, pair.group)].append(pair)
-        for relative in DATASET_FILES[name]:
-            files[relative] = _sha256(data / relative)
-    augmented = contradictions(pairs[Split.TRAIN]) + restatements(pairs[Split.TRAIN])
-    counts: dict[str, dict[str, int]] = {
-        s.value: dict(Counter(p.dataset for p in rows)) for s, rows in pairs.items()
-    }
-    counts["train"]["augmented"] = len(augmented)
-    train_pairs = [*pairs[Split.TRAIN], *augmented]
+    data (``train.read_training_pairs``); with ``limit``, a thinned spread of each split."""
+    data_pairs = read_training_pairs(data)
+    pairs = data_pairs.splits
+    train_pairs = [*pairs[Split.TRAIN], *data_pairs.augmented]
     if limit:  # a smoke run: a spread of about `limit` pairs from each split, every set kept
         train_pairs = _thinned(train_pairs, limit)
         pairs[Split.VALIDATION] = _thinned(pairs[Split.VALIDATION], limit)
         pairs[Split.TEST] = _thinned(pairs[Split.TEST], limit)
-    return pairs, train_pairs, {"data_files": files, "pairs": counts}
+    return pairs, train_pairs, {"data_files": data_pairs.files, "pairs": data_pairs.counts}
 
 
 def _train(
@@ -324,6 +312,7 @@ _TRAINING_RECORD = (
     "threads",
     "passes",
     "torch",
+    "train_seconds",
 )
 
 
@@ -367,7 +356,6 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     if args.recalibrate:
         previous = json.loads((args.out / f"{args.name}.json").read_text(encoding="utf-8"))
         record = {key: previous[key] for key in _TRAINING_RECORD}
-        record["train_seconds"] = previous["train_seconds"]
         record["recalibrated"] = True
     else:
         if args.from_checkpoint:
@@ -378,9 +366,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                 _save_checkpoint(model, record, args.checkpoint)
         args.out.mkdir(parents=True, exist_ok=True)
         _export_int8(model, _encode(tokenizer, pairs[Split.VALIDATION]), onnx_path)
-        tokenizer.no_truncation()
-        tokenizer.no_padding()
-        tokenizer.save(str(tokenizer_path))
+        tokenizer.save(str(tokenizer_path))  # padding and truncation off: `_tokenizer`, `_encode`
         record["train_seconds"] = round(time.monotonic() - started, 1)
 
     # Everything below reads the int8 model through the judge's own scorer: that is what ships.

@@ -45,7 +45,9 @@ __all__ = [
     "SCRIPT_VERSION",
     "SEED",
     "SELECTION_SETS",
+    "TrainingPairs",
     "main",
+    "read_training_pairs",
     "score_split",
     "scores_by_dataset",
 ]
@@ -211,6 +213,31 @@ def score_split(
     return scores_by_dataset(head.logits(x), pairs, calibration)
 
 
+@dataclass(frozen=True)
+class TrainingPairs:
+    """Every training-side stance set read and split by claim, the augmentation made from the train split,
+    and a record of the data: each file's SHA-256 and the pair counts per split and set."""
+
+    splits: dict[Split, list[LabelledPair]]
+    augmented: list[LabelledPair]
+    files: dict[str, str]
+    counts: dict[str, dict[str, int]]
+
+
+def read_training_pairs(data: Path) -> TrainingPairs:
+    splits: dict[Split, list[LabelledPair]] = {Split.TRAIN: [], Split.VALIDATION: [], Split.TEST: []}
+    files: dict[str, str] = {}
+    for name in READERS:
+        for pair in load_pairs(name, data):
+            splits[split_of(pair.dataset, pair.group)].append(pair)
+        for relative in DATASET_FILES[name]:
+            files[relative] = _sha256(data / relative)
+    augmented = contradictions(splits[Split.TRAIN]) + restatements(splits[Split.TRAIN])
+    counts = {s.value: dict(Counter(p.dataset for p in rows)) for s, rows in splits.items()}
+    counts["train"][AUGMENTED] = len(augmented)
+    return TrainingPairs(splits, augmented, files, counts)
+
+
 def _selection_score(scores: dict[str, dict[str, float]]) -> float:
     return float(np.mean([scores[name]["macro_f1"] for name in SELECTION_SETS if name in scores]))
 
@@ -227,16 +254,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     console = Console()
     started = time.monotonic()
 
-    pairs: dict[Split, list[LabelledPair]] = {Split.TRAIN: [], Split.VALIDATION: [], Split.TEST: []}
-    files: dict[str, str] = {}
-    for name in READERS:
-        for pair in load_pairs(name, args.data):
-            pairs[split_of(pair.dataset, pair.group)].append(pair)
-        for relative in DATASET_FILES[name]:
-            files[relative] = _sha256(args.data / relative)
-    augmented = contradictions(pairs[Split.TRAIN]) + restatements(pairs[Split.TRAIN])
-    counts = {s.value: dict(Counter(p.dataset for p in rows)) for s, rows in pairs.items()}
-    counts["train"]["augmented"] = len(augmented)
+    data = read_training_pairs(args.data)
+    pairs, augmented, files, counts = data.splits, data.augmented, data.files, data.counts
     console.print(f"pairs per split: {counts}")
 
     encoder = PairEncoder.packaged()
