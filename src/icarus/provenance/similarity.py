@@ -138,8 +138,8 @@ def _normalised_lines(text: str) -> list[str]:
     return lines
 
 
-def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[str]]) -> set[tuple[str, str]]:
-    """(domain, line) pairs that are page furniture rather than shared story text.
+def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[str]]) -> dict[str, set[str]]:
+    """Per domain, the lines that are page furniture rather than shared story text.
 
     A line in at least three items of a domain is a candidate. Candidates found in exactly the same items
     are judged together: if, together, they are most of those items' text, the items are copies of one
@@ -153,7 +153,7 @@ def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[st
         per_domain = items_with[domain]
         for line in distinct:
             per_domain[line].append(index)
-    boilerplate: set[tuple[str, str]] = set()
+    boilerplate: dict[str, set[str]] = defaultdict(set)
     for domain, per_domain in items_with.items():
         together: dict[tuple[int, ...], list[str]] = defaultdict(list)
         for line, holders in per_domain.items():
@@ -162,7 +162,7 @@ def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[st
         for group, lines in together.items():
             shared = sum(map(len, lines))
             if shared * 2 * len(group) < sum(text_length[index] for index in group):
-                boilerplate.update((domain, line) for line in lines)
+                boilerplate[domain].update(lines)
     return boilerplate
 
 
@@ -174,10 +174,12 @@ def clean_texts(evidence: Sequence[EvidenceItem]) -> list[str]:
     lines_of = [normalised[text] for text in raw]
     domains = [registered_domain(item.domain) for item in evidence]
     repeated = _repeated_boilerplate(domains, lines_of)
-    return [
-        "\n".join(line for line in lines if (domain, line) not in repeated)
-        for domain, lines in zip(domains, lines_of, strict=True)
-    ]
+    cleaned = []
+    for domain, lines in zip(domains, lines_of, strict=True):
+        dropped = repeated.get(domain)
+        kept = [line for line in lines if line not in dropped] if dropped else lines
+        cleaned.append("\n".join(kept))
+    return cleaned
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +202,21 @@ class TextOverlap:
         self._index = {evidence_id: i for i, evidence_id in enumerate(ids)}
         self._signatures = signatures
         self._has_signature = has_signature
+        # Every mention of one publisher passes the same candidate tuple (all of that publisher's items),
+        # and in large ledgers it is long: its signature rows are gathered once, not once per mention.
+        self._prepared: dict[int, tuple[Sequence[str], I64, I64, U32]] = {}
+
+    def _prepare(self, candidates: Sequence[str]) -> tuple[I64, I64, U32]:
+        """Positions of the candidates that have signatures, of those that do not, and the former's rows."""
+        entry = self._prepared.get(id(candidates))
+        if entry is None or entry[0] is not candidates:  # the entry holds the tuple, so its id stays unique
+            rows = np.array([self._index.get(candidate, -1) for candidate in candidates], dtype=np.int64)
+            signed = rows >= 0
+            signed[signed] = self._has_signature[rows[signed]]
+            scored = np.flatnonzero(signed)
+            entry = (candidates, scored, np.flatnonzero(~signed), self._signatures[rows[scored]])
+            self._prepared[id(candidates)] = entry
+        return entry[1], entry[2], entry[3]
 
     def closest(self, source: str, candidates: Sequence[str]) -> tuple[str, ...]:
         """Among candidate evidence items, those sharing the most signature positions with ``source``.
@@ -208,16 +225,17 @@ class TextOverlap:
         ``source`` has no signature or shares no position with any candidate.
         """
         row = self._index[source]
-        rows = [self._index.get(candidate, -1) for candidate in candidates]
-        scored = [(c, r) for c, r in zip(candidates, rows, strict=True) if r >= 0 and self._has_signature[r]]
-        if not self._has_signature[row] or len(scored) < 2:
+        if not self._has_signature[row]:
             return tuple(candidates)
-        agree = np.count_nonzero(self._signatures[[r for _, r in scored]] == self._signatures[row], axis=1)
+        scored, unscored, rows = self._prepare(candidates)
+        if len(scored) < 2:
+            return tuple(candidates)
+        agree = np.count_nonzero(rows == self._signatures[row], axis=1)
         best = int(agree.max())
         if best == 0:
             return tuple(candidates)
-        dropped = {c for (c, _), count in zip(scored, agree.tolist(), strict=True) if count < best}
-        return tuple(c for c in candidates if c not in dropped)
+        kept = np.union1d(unscored, scored[agree == best])  # sorted: the candidates' own order
+        return tuple(candidates[position] for position in kept.tolist())
 
 
 class _EdgeSink:
