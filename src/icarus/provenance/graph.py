@@ -28,6 +28,7 @@ import igraph
 from icarus.ledger.evidence import EvidenceItem
 from icarus.provenance.canonical import find_duplicates, item_canonical_url
 from icarus.provenance.citations import extract_mentions, resolve_mentions
+from icarus.provenance.gc_pause import collection_paused
 from icarus.provenance.model import CitationEdge, EdgeOrigin, ProvenanceGraph
 from icarus.provenance.similarity import similarity_graph
 from icarus.scoring.icarus.config import ProvenanceSettings
@@ -103,6 +104,13 @@ def build_graph(
     evidence: Sequence[EvidenceItem], artifact_urls: Sequence[str], settings: ProvenanceSettings
 ) -> ProvenanceGraph:
     """Claim-independent provenance of one ledger: canonical URLs, copy groups, citations, clusters."""
+    with collection_paused():  # allocation-heavy and cycle-free: see gc_pause
+        return _build_graph(evidence, artifact_urls, settings)
+
+
+def _build_graph(
+    evidence: Sequence[EvidenceItem], artifact_urls: Sequence[str], settings: ProvenanceSettings
+) -> ProvenanceGraph:
     items = sorted(evidence, key=lambda item: item.evidence_id)
     ids = [item.evidence_id for item in items]
     if len(set(ids)) != len(ids):
