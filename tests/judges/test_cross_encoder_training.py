@@ -99,3 +99,19 @@ def test_recalibrating_the_shipped_model_keeps_its_training_record(tmp_path: Pat
     assert metadata["validation"]["scifact"]["n"] < shipped["validation"]["scifact"]["n"]
     reloaded = load_weights(folder=tmp_path)  # the rewritten metadata still matches the model it describes
     assert reloaded.calibration.calibration_id == metadata["calibration"]["calibration_id"]
+
+
+@pytest.mark.skipif(not DATASETS.is_dir(), reason=f"the public datasets are not at {DATASETS}")
+def test_quantity_pairs_are_an_opt_in_that_leaves_the_shipped_recipe_alone() -> None:
+    from icarus.judges.cross_encoder import weight_files
+    from icarus.judges.training.cross_encoder import DIRECTION_PARAPHRASES, QUANTITY_EDITS, _load_pairs
+
+    shipped = json.loads(weight_files()[2].read_text())
+    _, plain, plain_record = _load_pairs(DATASETS, 0)
+    assert plain_record["pairs"] == shipped["pairs"]  # what the shipped model was trained on
+    assert len(plain) == sum(shipped["pairs"]["train"].values())
+    _, extended, record = _load_pairs(DATASETS, 0, quantity_pairs=True)
+    added = record["pairs"]["train"][QUANTITY_EDITS] + record["pairs"]["train"][DIRECTION_PARAPHRASES]
+    assert added > 0 and len(extended) == len(plain) + added
+    assert extended[: len(plain)] == plain
+    assert {p.label for p in extended[len(plain) :]} == {"support", "refute"}

@@ -96,3 +96,61 @@ def test_bad_input_is_an_error_line(
 def test_missing_dataset_files_are_named(tmp_path: Path) -> None:
     result = runner.invoke(app, ["judge", "eval", "--data", str(tmp_path)])
     assert result.exit_code == 2 and "climate-fever.jsonl" in result.output
+
+
+def _pairs_file(path: Path, rows: list[object]) -> Path:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def test_a_users_own_pairs_file_is_judged_without_any_dataset(tmp_path: Path) -> None:
+    rows = [
+        {
+            "claim": "Traffic fell 12% in October.",
+            "passage": "Traffic fell 12% in October.",
+            "label": "support",
+        },
+        {"claim": "Traffic fell 12% in October.", "passage": "Traffic did not fall.", "label": "refute"},
+        {
+            "claim": "Traffic fell 12% in October.",
+            "passage": "The mayor opened a library.",
+            "label": "neutral",
+        },
+    ]
+    pairs = _pairs_file(tmp_path / "mine.jsonl", [*rows, {**rows[0], "kind": "verbatim"}])
+    args = ["judge", "eval", "--pairs", str(pairs), "--judge", "offline-lexical@1", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    output = json.loads(result.stdout)
+    assert output["sets"] == ["mine"]
+    scores = output["judges"][0]["sets"]["mine"]
+    assert scores["n"] == 4
+    gold = {label: sum(scores["confusion"][label].values()) for label in ("support", "refute", "neutral")}
+    assert gold == {"support": 2, "refute": 1, "neutral": 1}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"claim": "c", "passage": "p", "label": "agree"}\n', "mine.jsonl:1: label 'agree'"),
+        ('{"claim": "c", "passage": "p", "label": "support"}\n[1, 2]\n', "mine.jsonl:2: not a JSON object"),
+        ('{"claim": "c", "passage": "p", "label": "support"}\n{"claim": "c"\n', "mine.jsonl:2: not a JSON"),
+        ('{"claim": " ", "passage": "p", "label": "support"}\n', "needs non-empty text in claim"),
+        ("\n\n", "no pairs"),
+    ],
+)
+def test_a_bad_pairs_file_is_an_error_naming_its_line(tmp_path: Path, content: str, message: str) -> None:
+    (tmp_path / "mine.jsonl").write_text(content, encoding="utf-8")
+    result = runner.invoke(app, ["judge", "eval", "--pairs", str(tmp_path / "mine.jsonl")])
+    assert result.exit_code == 2
+    assert "error:" in result.output and message in " ".join(result.output.split())
+
+
+def test_a_missing_or_binary_pairs_file_and_sets_without_data_are_errors(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["judge", "eval", "--pairs", str(tmp_path / "none.jsonl")])
+    assert result.exit_code == 2 and "cannot be read" in result.output
+    (tmp_path / "bin.jsonl").write_bytes(b"\xff\xfe\x00garbage")
+    result = runner.invoke(app, ["judge", "eval", "--pairs", str(tmp_path / "bin.jsonl")])
+    assert result.exit_code == 2 and "not UTF-8" in result.output
+    result = runner.invoke(app, ["judge", "eval", "--set", "scifact"])
+    assert result.exit_code == 2 and "--data is needed" in result.output

@@ -61,3 +61,16 @@ def test_unknown_set_and_missing_files_are_clear_errors(tmp_path: Path) -> None:
         load_pairs("averitec", tmp_path)
     with pytest.raises(StanceSetError, match=r"climate-fever\.jsonl"):
         load_pairs("climate-fever", tmp_path)
+
+
+def test_a_pairs_file_over_the_size_limit_is_refused_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import icarus.judges.stancesets as stancesets
+
+    path = tmp_path / "big.jsonl"
+    path.write_text('{"claim": "c", "passage": "p", "label": "support"}\n' * 10, encoding="utf-8")
+    assert len(stancesets.load_pairs_file(path)) == 10
+    monkeypatch.setattr(stancesets, "PAIRS_FILE_MAX_BYTES", 100)
+    with pytest.raises(stancesets.StanceSetError, match="over the 100-byte limit"):
+        stancesets.load_pairs_file(path)

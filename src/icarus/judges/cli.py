@@ -19,7 +19,7 @@ from rich.table import Table
 
 from icarus.judges.evaluate import JudgeReport, evaluate
 from icarus.judges.registry import DEFAULT_OFFLINE_JUDGE, JudgeConfigError, create_judge
-from icarus.judges.stancesets import READERS, Split, StanceSetError, load_pairs
+from icarus.judges.stancesets import READERS, Split, StanceSetError, load_pairs, load_pairs_file
 from icarus.settings import Settings
 
 __all__ = ["comparison_markdown", "judge_app", "write_reliability_plot"]
@@ -123,7 +123,9 @@ def _table(reports: list[JudgeReport]) -> Table:
 
 @judge_app.command("eval")
 def eval_judges(
-    data: Annotated[Path, typer.Option("--data", help="Folder holding the public datasets.")],
+    data: Annotated[
+        Path | None, typer.Option("--data", help="Folder holding the public datasets (needed for --set).")
+    ] = None,
     judge: Annotated[
         list[str] | None,
         typer.Option(
@@ -134,6 +136,14 @@ def eval_judges(
         list[str] | None,
         typer.Option(
             "--set", help=f"Stance set (repeatable): {', '.join(READERS)}. Default: climate-fever, scifact."
+        ),
+    ] = None,
+    pairs_file: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--pairs",
+            help="Your own labelled pairs, JSON Lines of {claim, passage, label} (repeatable; read whole, "
+            "no split). Without --set, only these are judged.",
         ),
     ] = None,
     split: Annotated[Split, typer.Option("--split", help="Which split of each set.")] = Split.TEST,
@@ -147,10 +157,15 @@ def eval_judges(
 ) -> None:
     """Judge the same labelled pairs with each judge and compare stance, calibration, hops and scope."""
     names = judge or [DEFAULT_OFFLINE_JUDGE]
-    sets = stance_set or list(DEFAULT_SETS)
+    files = pairs_file or []
+    sets = stance_set or ([] if files else list(DEFAULT_SETS))
+    if sets and data is None:
+        _fail("--data is needed to read the stance sets (or give only --pairs files)")
+        return
     try:
         judges = [(name, create_judge(name, Settings())) for name in names]
-        pairs = [pair for name in sets for pair in load_pairs(name, data, split)[:limit]]
+        pairs = [pair for name in sets for pair in load_pairs(name, data or Path(), split)[:limit]]
+        pairs += [pair for path in files for pair in load_pairs_file(path)[:limit]]
     except (JudgeConfigError, StanceSetError) as exc:
         _fail(str(exc))
         return
@@ -167,7 +182,11 @@ def eval_judges(
                 progress.advance(task_id)
 
             reports.append(evaluate(name, instance, pairs, advance=advance))
-    result: dict[str, Any] = {"split": split.value, "sets": sets, "judges": [r.to_json() for r in reports]}
+    result: dict[str, Any] = {
+        "split": split.value,
+        "sets": sets + [path.stem for path in files],
+        "judges": [r.to_json() for r in reports],
+    }
     if out is not None:
         try:
             out.mkdir(parents=True, exist_ok=True)

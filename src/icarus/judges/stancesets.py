@@ -41,6 +41,7 @@ __all__ = [
     "DATASET_FILES",
     "FNC_SENTENCES",
     "FNC_UNRELATED_KEEP",
+    "PAIRS_FILE_MAX_BYTES",
     "READERS",
     "SCIFACT_NEUTRAL_PER_CLAIM",
     "SPLIT_BUCKETS",
@@ -49,6 +50,7 @@ __all__ = [
     "Split",
     "StanceSetError",
     "load_pairs",
+    "load_pairs_file",
     "split_of",
 ]
 
@@ -272,4 +274,47 @@ def load_pairs(name: str, root: Path, split: Split = Split.ALL) -> list[Labelled
         claim, passage = _SPACE.sub(" ", pair.claim).strip(), _SPACE.sub(" ", pair.passage).strip()
         if claim and passage:
             pairs.append(LabelledPair(pair.dataset, pair.group, claim, passage, pair.label, pair.extra))
+    return pairs
+
+
+_PAIR_FIELDS = ("claim", "passage", "label")
+# A pairs file is read whole; past this it is not a hand-made set but something to run through `--set`.
+PAIRS_FILE_MAX_BYTES = 64 * 1024 * 1024
+
+
+def load_pairs_file(path: Path) -> list[LabelledPair]:
+    """A user's own labelled pairs: JSON Lines, one ``{"claim", "passage", "label"}`` object per line
+    (``label`` one of ``support``, ``refute``, ``neutral``; other string fields are kept as ``extra``).
+    The pairs are named after the file's stem. Raises ``StanceSetError`` naming the first bad line."""
+    try:
+        size = path.stat().st_size
+        if size > PAIRS_FILE_MAX_BYTES:
+            raise StanceSetError(f"{path}: {size} bytes, over the {PAIRS_FILE_MAX_BYTES}-byte limit")
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise StanceSetError(f"{path}: not UTF-8 text ({exc.reason})") from exc
+    except OSError as exc:
+        raise StanceSetError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    pairs = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise StanceSetError(f"{path}:{number}: not a JSON object ({exc.msg})") from exc
+        if not isinstance(row, dict):
+            raise StanceSetError(f"{path}:{number}: not a JSON object")
+        missing = [f for f in _PAIR_FIELDS if not isinstance(row.get(f), str) or not row[f].strip()]
+        if missing:
+            raise StanceSetError(f"{path}:{number}: needs non-empty text in {', '.join(missing)}")
+        if row["label"] not in STANCE_LABELS:
+            raise StanceSetError(
+                f"{path}:{number}: label {row['label']!r} is not one of {', '.join(STANCE_LABELS)}"
+            )
+        claim, passage = _SPACE.sub(" ", row["claim"]).strip(), _SPACE.sub(" ", row["passage"]).strip()
+        extra = {k: v for k, v in row.items() if k not in _PAIR_FIELDS and isinstance(v, str)}
+        pairs.append(LabelledPair(path.stem, claim, claim, passage, row["label"], extra))
+    if not pairs:
+        raise StanceSetError(f"{path}: no pairs")
     return pairs

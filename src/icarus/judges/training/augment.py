@@ -24,7 +24,16 @@ from collections.abc import Iterable
 
 from icarus.judges.stancesets import LabelledPair
 
-__all__ = ["AUGMENT_EVERY", "RESTATEMENT_FRAMES", "contradict", "contradictions", "restatements"]
+__all__ = [
+    "AUGMENT_EVERY",
+    "RESTATEMENT_FRAMES",
+    "changed_quantity",
+    "contradict",
+    "contradictions",
+    "direction_paraphrases",
+    "quantity_edits",
+    "restatements",
+]
 
 AUGMENT_EVERY = 2
 RESTATEMENT_FRAMES = (
@@ -110,4 +119,125 @@ def restatements(pairs: Iterable[LabelledPair]) -> list[LabelledPair]:
         contradicted = contradict(claim, digest[2] % 2 == 0) or contradict(claim, digest[2] % 2 == 1)
         if contradicted is not None and contradicted != claim:
             made.append(LabelledPair("augmented", claim, claim, contradicted, "refute", {"from": source}))
+    return made
+
+
+# --- Quantities and directions (the cross-encoder trainer's --quantity-pairs) ------------------------------
+#
+# Two kinds of pair teach what a number or a direction word does, which the data above leave to chance:
+#
+# * quantity edits: a supporting passage that repeats one of the claim's numbers, with that number changed
+#   in the passage, refutes the claim ("down 12%" against "fell 12%" supports; "down 19%" refutes);
+# * direction paraphrases: a claim that moves something ("fell", "rises", "higher") restated with another
+#   word for the same direction supports it ("dropped", "was down 12%"), and with a word for the other
+#   direction refutes it.
+#
+# Years are left alone: a changed year is a different period (scope), not always a contradiction.
+
+# A number standing alone: not part of a name such as "COVID-19", "P38" or "SARS-CoV-2".
+_NUMBER = re.compile(r"(?<![\w.,-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w-]|[.,]\d)")
+_YEARS = range(1800, 2101)
+# A few whole-number steps that change a value visibly without making it absurd.
+_QUANTITY_STEPS = (0.25, 0.5, 0.75, 1.0)
+
+_UP, _DOWN = "up", "down"
+# Word forms that can stand in for one another, by grammatical form and direction.
+_DIRECTION_FORMS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("past", ("rose", "increased", "grew", "climbed"), ("fell", "decreased", "dropped", "declined")),
+    ("present", ("rises", "increases", "grows", "climbs"), ("falls", "decreases", "drops", "declines")),
+    ("base", ("rise", "increase", "grow", "climb"), ("fall", "decrease", "drop", "decline")),
+    ("ing", ("rising", "increasing", "growing", "climbing"), ("falling", "decreasing", "dropping", "declining")),
+    ("participle", ("risen", "grown", "increased"), ("fallen", "dropped", "decreased")),
+    ("comparative", ("higher", "greater"), ("lower", "smaller")),
+)  # fmt: skip
+_DIRECTION_OF: dict[str, tuple[str, str]] = {}
+for _form, _ups, _downs in _DIRECTION_FORMS:
+    for _word in _ups:
+        _DIRECTION_OF.setdefault(_word, (_form, _UP))
+    for _word in _downs:
+        _DIRECTION_OF.setdefault(_word, (_form, _DOWN))
+_WORDS_FOR = {(form, _UP): ups for form, ups, _ in _DIRECTION_FORMS} | {
+    (form, _DOWN): downs for form, _, downs in _DIRECTION_FORMS
+}
+# After an article the base form is a noun ("a decrease in"): other nouns stand in, the article agreeing.
+_NOUNS = {_UP: ("rise", "increase"), _DOWN: ("fall", "decrease", "drop", "decline")}
+_ARTICLE_BEFORE = re.compile(r"\b(an?)\s+$", re.IGNORECASE)
+# "fell 12%" can also be said "was down 12%".
+_BY_AMOUNT = {_UP: "was up", _DOWN: "was down"}
+_DIRECTION_WORD = re.compile(r"\b(" + "|".join(sorted(_DIRECTION_OF, key=len, reverse=True)) + r")\b", re.I)
+_AMOUNT_FOLLOWS = re.compile(r"\s+(?:by\s+)?(?:about\s+|roughly\s+|nearly\s+)?\d")
+
+
+def _digest(*parts: str) -> bytes:
+    return hashlib.sha256("\x00".join(parts).encode()).digest()
+
+
+def _is_year(token: str) -> bool:
+    return token.isdigit() and int(token) in _YEARS
+
+
+def changed_quantity(token: str, step: float) -> str:
+    """``token`` (``12``, ``46,800``, ``0.5``) moved up by ``step`` of itself, in the same notation."""
+    commas = "," in token
+    places = len(token.split(".")[1]) if "." in token else 0
+    value = float(token.replace(",", ""))
+    moved = value + max(value * step, 10.0**-places)
+    text = f"{moved:,.{places}f}" if commas else f"{moved:.{places}f}"
+    return text
+
+
+def quantity_edits(pairs: Iterable[LabelledPair]) -> list[LabelledPair]:
+    """Refuting pairs made from supporting ones whose passage repeats one of the claim's numbers (not a year),
+    that number changed wherever the passage states it (dataset ``augmented``)."""
+    made = []
+    for pair in pairs:
+        if pair.label != "support":
+            continue
+        claimed = {t for t in _NUMBER.findall(pair.claim) if not _is_year(t)}
+        shared = [t for t in _NUMBER.findall(pair.passage) if t in claimed]
+        if not shared:
+            continue
+        token = shared[0]
+        digest = _digest("quantity", pair.dataset, pair.claim, pair.passage)
+        replacement = changed_quantity(token, _QUANTITY_STEPS[digest[0] % len(_QUANTITY_STEPS)])
+        edited = re.sub(rf"(?<![\w.,-]){re.escape(token)}(?![\w-]|[.,]\d)", replacement, pair.passage)
+        if edited != pair.passage:
+            made.append(
+                LabelledPair("augmented", pair.group, pair.claim, edited, "refute", {"from": pair.dataset})
+            )
+    return made
+
+
+def _rephrased(claim: str, match: re.Match[str], direction: str, pick: int) -> str:
+    word = match.group(0)
+    form, _ = _DIRECTION_OF[word.lower()]
+    start = match.start()
+    article = _ARTICLE_BEFORE.search(claim, 0, start) if form == "base" else None
+    options = _NOUNS[direction] if article else _WORDS_FOR[(form, direction)]
+    choices = [w for w in options if w != word.lower()]
+    if form == "past" and _AMOUNT_FOLLOWS.match(claim, match.end()):
+        choices.append(_BY_AMOUNT[direction])
+    chosen = _keep_case(word, choices[pick % len(choices)])
+    if article:
+        start = article.start()
+        chosen = _keep_case(article.group(1), "an" if chosen[0] in "aeiouAEIOU" else "a") + " " + chosen
+    return claim[:start] + chosen + claim[match.end() :]
+
+
+def direction_paraphrases(pairs: Iterable[LabelledPair]) -> list[LabelledPair]:
+    """For every distinct claim with a direction word: the claim said with another word for the same
+    direction (support) and with a word for the other direction (refute), in a reporting frame."""
+    made = []
+    for claim, source in dict.fromkeys((p.claim, p.dataset) for p in pairs):
+        match = _DIRECTION_WORD.search(claim)
+        if match is None:
+            continue
+        digest = _digest("direction", claim)
+        _, direction = _DIRECTION_OF[match.group(0).lower()]
+        other = _DOWN if direction == _UP else _UP
+        frame = RESTATEMENT_FRAMES[digest[0] % len(RESTATEMENT_FRAMES)]
+        for label, towards, pick in (("support", direction, digest[1]), ("refute", other, digest[2])):
+            sentence = _rephrased(claim, match, towards, pick).rstrip(" .")
+            passage = frame.format(claim=sentence, lowered=sentence[:1].lower() + sentence[1:])
+            made.append(LabelledPair("augmented", claim, claim, passage, label, {"from": source}))
     return made

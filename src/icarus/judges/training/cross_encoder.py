@@ -8,6 +8,8 @@ the result needs none of them: onnxruntime and tokenizers only.
 Steps:
 
 1. the same pairs, splits, augmentation and per-pair weights as the embedding judge's trainer (``train``);
+   ``--quantity-pairs`` adds quantity edits and direction paraphrases (``augment``), an experiment whose
+   model does not ship (docs/evaluation.md gives its numbers);
 2. the base encoder (sentence-transformers' all-MiniLM-L6-v2) gets a three-way classification head and is
    fine-tuned on the train split as a cross-encoder (claim and passage read together, truncated to
    ``MAX_LENGTH`` tokens), ``EPOCHS`` passes with AdamW, a linear warm-up and decay, ``SEED`` fixed and
@@ -43,7 +45,7 @@ from rich.table import Table
 from icarus.judges.cross_encoder import MODEL_INPUTS, MODEL_OUTPUT
 from icarus.judges.head import CLASSES
 from icarus.judges.stancesets import LabelledPair, Split
-from icarus.judges.training.augment import AUGMENT_EVERY
+from icarus.judges.training.augment import AUGMENT_EVERY, direction_paraphrases, quantity_edits
 from icarus.judges.training.train import (
     SELECTION_SETS,
     WEIGHTS_DIR,
@@ -82,6 +84,9 @@ SORT_WINDOW = 50  # batches per window sorted by length: similar lengths pad les
 INFER_BATCH = 64
 OPSET = 17
 PER_CHANNEL = True  # one int8 scale per weight column, not per matrix: less accuracy lost to quantisation
+# Counted in the data record under these names; the pairs themselves belong to the dataset "augmented".
+QUANTITY_EDITS = "augmented_quantity_edits"
+DIRECTION_PARAPHRASES = "augmented_direction_paraphrases"
 
 
 def length_batches(lengths: Sequence[int], batch: int, seed: int) -> list[list[int]]:
@@ -199,13 +204,20 @@ def _export_int8(model: Any, encodings: Sequence[Any], target: Path) -> None:
 
 
 def _load_pairs(
-    data: Path, limit: int
+    data: Path, limit: int, quantity_pairs: bool = False
 ) -> tuple[dict[Split, list[LabelledPair]], list[LabelledPair], dict[str, Any]]:
     """Validation and test pairs by split, the training pairs (augmentation included), and a record of the
-    data (``train.read_training_pairs``); with ``limit``, a thinned spread of each split."""
+    data (``train.read_training_pairs``); with ``limit``, a thinned spread of each split. ``quantity_pairs``
+    adds the quantity edits and direction paraphrases (``augment``) to the training pairs."""
     data_pairs = read_training_pairs(data)
     pairs = data_pairs.splits
     train_pairs = [*pairs[Split.TRAIN], *data_pairs.augmented]
+    if quantity_pairs:
+        quantities = quantity_edits(pairs[Split.TRAIN])
+        directions = direction_paraphrases(pairs[Split.TRAIN])
+        data_pairs.counts["train"][QUANTITY_EDITS] = len(quantities)
+        data_pairs.counts["train"][DIRECTION_PARAPHRASES] = len(directions)
+        train_pairs += [*quantities, *directions]
     if limit:  # a smoke run: a spread of about `limit` pairs from each split, every set kept
         train_pairs = _thinned(train_pairs, limit)
         pairs[Split.VALIDATION] = _thinned(pairs[Split.VALIDATION], limit)
@@ -331,6 +343,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         help="use about N pairs of each split (a quick smoke run, not for shipping)",
     )
     parser.add_argument(
+        "--quantity-pairs",
+        action="store_true",
+        help="also train on quantity edits and direction paraphrases (an experiment; not what ships)",
+    )
+    parser.add_argument(
         "--recalibrate",
         action="store_true",
         help="keep the model already in --out; score it again and refit its calibration (no torch needed)",
@@ -348,7 +365,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     console = Console()
     started = time.monotonic()
-    pairs, train_pairs, data_record = _load_pairs(args.data, args.limit)
+    pairs, train_pairs, data_record = _load_pairs(args.data, args.limit, args.quantity_pairs)
     console.print(f"pairs per split: {data_record['pairs']}; training on {len(train_pairs)}")
 
     onnx_path = args.out / f"{args.name}.onnx"
