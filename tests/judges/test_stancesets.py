@@ -74,3 +74,13 @@ def test_a_pairs_file_over_the_size_limit_is_refused_unread(
     monkeypatch.setattr(stancesets, "PAIRS_FILE_MAX_BYTES", 100)
     with pytest.raises(stancesets.StanceSetError, match="over the 100-byte limit"):
         stancesets.load_pairs_file(path)
+
+
+def test_the_shipped_contrast_pairs_load_as_documented() -> None:
+    from icarus.judges.stancesets import load_pairs_file
+
+    path = Path(__file__).resolve().parents[2] / "docs" / "evaluation" / "contrast" / "contrast-pairs.jsonl"
+    pairs = load_pairs_file(path)
+    assert len(pairs) == 40 and {p.dataset for p in pairs} == {"contrast-pairs"}
+    assert {p.label for p in pairs} == {"support", "refute"}
+    assert {p.extra["kind"] for p in pairs} == {"direction", "quantity"}

@@ -80,7 +80,10 @@ class Quarantined:
 
 def _strip_format_characters(text: str) -> tuple[str, bool]:
     # Category Cf covers zero-width spaces and joiners, bidi embeddings and isolates, the BOM, soft
-    # hyphens and the invisible "tag" characters used to smuggle ASCII past a reader.
+    # hyphens and the invisible "tag" characters used to smuggle ASCII past a reader. ASCII has none, and
+    # most passages are ASCII: they skip the per-character look-up.
+    if text.isascii():
+        return text, False
     kept = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     return kept, len(kept) != len(text)
 
