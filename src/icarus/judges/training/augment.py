@@ -127,17 +127,18 @@ def restatements(pairs: Iterable[LabelledPair]) -> list[LabelledPair]:
 # Two kinds of pair teach what a number or a direction word does, which the data above leave to chance:
 #
 # * quantity edits: a supporting passage that repeats one of the claim's numbers, with that number changed
-#   in the passage, refutes the claim ("down 12%" against "fell 12%" supports; "down 19%" refutes);
+#   in the passage, refutes the claim ("down 12%" against "fell 12%" supports; "down 18%" refutes);
 # * direction paraphrases: a claim that moves something ("fell", "rises", "higher") restated with another
 #   word for the same direction supports it ("dropped", "was down 12%"), and with a word for the other
 #   direction refutes it.
 #
 # Years are left alone: a changed year is a different period (scope), not always a contradiction.
 
-# A number standing alone: not part of a name such as "COVID-19", "P38" or "SARS-CoV-2".
-_NUMBER = re.compile(r"(?<![\w.,-])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w-]|[.,]\d)")
+# A number standing alone, not part of a name such as "COVID-19", "P38" or "SARS-CoV-2".
+_NUMBER_BEFORE, _NUMBER_AFTER = r"(?<![\w.,-])", r"(?![\w-]|[.,]\d)"
+_NUMBER = re.compile(rf"{_NUMBER_BEFORE}(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:\.\d+)?{_NUMBER_AFTER}")
 _YEARS = range(1800, 2101)
-# A few whole-number steps that change a value visibly without making it absurd.
+# Shares of its own value by which a quantity is moved up: a visible change, never an absurd one.
 _QUANTITY_STEPS = (0.25, 0.5, 0.75, 1.0)
 
 _UP, _DOWN = "up", "down"
@@ -182,8 +183,7 @@ def changed_quantity(token: str, step: float) -> str:
     places = len(token.split(".")[1]) if "." in token else 0
     value = float(token.replace(",", ""))
     moved = value + max(value * step, 10.0**-places)
-    text = f"{moved:,.{places}f}" if commas else f"{moved:.{places}f}"
-    return text
+    return f"{moved:,.{places}f}" if commas else f"{moved:.{places}f}"
 
 
 def quantity_edits(pairs: Iterable[LabelledPair]) -> list[LabelledPair]:
@@ -200,7 +200,7 @@ def quantity_edits(pairs: Iterable[LabelledPair]) -> list[LabelledPair]:
         token = shared[0]
         digest = _digest("quantity", pair.dataset, pair.claim, pair.passage)
         replacement = changed_quantity(token, _QUANTITY_STEPS[digest[0] % len(_QUANTITY_STEPS)])
-        edited = re.sub(rf"(?<![\w.,-]){re.escape(token)}(?![\w-]|[.,]\d)", replacement, pair.passage)
+        edited = re.sub(f"{_NUMBER_BEFORE}{re.escape(token)}{_NUMBER_AFTER}", replacement, pair.passage)
         if edited != pair.passage:
             made.append(
                 LabelledPair("augmented", pair.group, pair.claim, edited, "refute", {"from": pair.dataset})
