@@ -161,6 +161,12 @@ class Settings(BaseSettings):
         default=60,
         description="How often the deletion sweep asks X whether checked posts still exist (at most 1440).",
     )
+    event_retention_days: int = Field(
+        default=30,
+        ge=1,
+        description="Days the event streams' history (progress and state events) is kept; a daily task deletes "
+        "older events, always keeping the newest.",
+    )
 
     @property
     def resolved_database_url(self) -> str:

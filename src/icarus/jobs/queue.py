@@ -41,6 +41,7 @@ class Tasks:
     run_job: Any
     dispatch: Any
     sweep: Any
+    prune: Any
 
     def enqueue(self, check_id: str, run_key: str) -> None:
         self.run_job(check_id, run_key)
@@ -53,6 +54,7 @@ def bind_tasks(
     dispatch: Callable[[], object] | None = None,
     sweep: Callable[[], object] | None = None,
     sweep_minutes: int = 60,
+    prune: Callable[[], object] | None = None,
 ) -> Tasks:
     """Register Icarus's tasks on ``huey``. Producers (the API) bind without callables: they only enqueue."""
 
@@ -68,10 +70,16 @@ def bind_tasks(
     def deletion_sweep() -> None:
         (sweep or missing)()
 
+    def prune_events() -> None:
+        (prune or missing)()
+
     task: Any = huey.task(name="icarus.run_job")
     every_minute: Any = huey.periodic_task(crontab(minute="*"), name="icarus.dispatch_due")
     sweeping: Any = huey.periodic_task(_every(sweep_minutes), name="icarus.deletion_sweep")
-    return Tasks(huey, task(run_job), every_minute(dispatch_due), sweeping(deletion_sweep))
+    daily: Any = huey.periodic_task(crontab(minute="17", hour="3"), name="icarus.prune_events")
+    return Tasks(
+        huey, task(run_job), every_minute(dispatch_due), sweeping(deletion_sweep), daily(prune_events)
+    )
 
 
 def _every(minutes: int) -> Any:

@@ -154,6 +154,13 @@ class JobRunner:
             self._kick(job.check_id, job.run_key)
         return len(due)
 
+    def prune_events(self) -> int:
+        """Delete events older than the retention setting; how many went."""
+        cutoff = self._now() - timedelta(days=self.settings.event_retention_days)
+        pruned = self.service.prune_events(cutoff)
+        log.info("pruned %d event(s) recorded before %s", pruned, cutoff.isoformat())
+        return pruned
+
     def repair(self) -> int:
         """Make sure every recorded check has the rechecks its latest version calls for. Idempotent."""
         added = 0

@@ -37,6 +37,7 @@ def run_worker(settings: Settings, threads: int) -> None:
         dispatch=runner.dispatch_due,
         sweep=sweep.run,
         sweep_minutes=settings.deletion_sweep_minutes,
+        prune=runner.prune_events,
     )
     runner.enqueue = tasks.enqueue
     added = runner.repair()

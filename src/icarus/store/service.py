@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, func, or_, select, text, update
+from sqlalchemy import and_, delete, func, or_, select, text, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -363,6 +363,20 @@ class ServiceStore:
     def last_event_id(self) -> int:
         with self.store.reading() as session:
             return int(session.scalar(select(func.max(CheckEvent.id))) or 0)
+
+    def prune_events(self, before: datetime) -> int:
+        """Delete the events recorded before ``before``; returns how many. The newest event always stays:
+        event ids must keep growing for clients that resume a stream after one (SQLite would otherwise
+        hand out the ids of an emptied table again)."""
+
+        def prune(session: Session) -> int:
+            newest = session.scalar(select(func.max(CheckEvent.id)))
+            if newest is None:
+                return 0
+            result = session.execute(delete(CheckEvent).where(CheckEvent.at < before, CheckEvent.id < newest))
+            return int(getattr(result, "rowcount", 0) or 0)
+
+        return self.store.transaction(prune)
 
     # --- reading reports fast ---------------------------------------------------------------------------
 
