@@ -167,15 +167,17 @@ def test_a_job_cut_off_while_recording_records_exactly_one_version_later(
 
     with monkeypatch.context() as patch:
         patch.setattr(runner.store, "record_check", down_while_recording)
-        with pytest.raises(OperationalError):
-            runner.run(check_id, "first")  # the worker cannot even hand the job back
+        outcome = runner.run(check_id, "first")  # the worker cannot even hand the job back
+    assert outcome.startswith("error, will retry once the database answers")
     cluster.start()
     assert _versions(runner, check_id) == []  # no half version
     assert runner.service.job(check_id, "first").state is JobState.RUNNING
-    assert runner.run(check_id, "first").startswith("not runnable")  # still leased to the lost worker
-    clock.advance(seconds=runner.config.lease.total_seconds() + 1)
+    assert runner.run(check_id, "first").startswith("not runnable")  # still leased
     ran: list[tuple[str, str]] = []
     runner.enqueue = lambda check, key: ran.append((check, key))
+    assert runner.dispatch_due() == 0  # handed back now, due after the error back-off
+    assert runner.service.job(check_id, "first").state is JobState.SCHEDULED
+    clock.advance(seconds=runner.config.error_backoff.total_seconds())  # well within the lease
     assert runner.dispatch_due() == 1 and ran == [(check_id, "first")]
     assert runner.run(check_id, "first") == "recorded version 1"
     assert _versions(runner, check_id) == [1]

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from icarus.jobs.inputs import CaptureFailed, CheckInput
 from icarus.jobs.runner import JobRunner
 from icarus.store.tables import JobState, RequestState
-from tests.service.conftest import FailingSearch, FakeClock, Providers, sample_payload
+from tests.service.conftest import START, FailingSearch, FakeClock, Providers, sample_payload
 
 
 def submit_sample(runner: JobRunner) -> str:
@@ -115,3 +116,47 @@ def test_invalid_input_is_refused_before_anything_is_queued(runner: JobRunner) -
         payload["data"].pop("referenced_tweets")
         runner.submit(CheckInput(payload=payload))
     assert runner.service.recent() == []
+
+
+def _database_down(*_: object, **__: object) -> None:
+    raise OperationalError("UPDATE jobs", {}, Exception("connection refused"))
+
+
+def test_a_job_that_failed_during_an_outage_is_given_back_at_the_next_dispatch(
+    runner: JobRunner, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    check_id = submit_sample(runner)
+
+    def failing(*_: object) -> str:
+        raise OperationalError("SELECT", {}, Exception("connection refused"))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "_execute", failing)
+        patch.setattr(runner.service, "release", _database_down)
+        assert runner.run(check_id, "first").startswith("error, will retry once the database answers")
+        with pytest.raises(OperationalError):
+            runner.dispatch_due()  # still down: the hand-back stays pending
+    assert runner.service.job(check_id, "first").state is JobState.RUNNING  # leased, as the outage left it
+    clock.advance(seconds=runner.config.error_backoff.total_seconds())
+    ran: list[tuple[str, str]] = []
+    runner.enqueue = lambda c, k: ran.append((c, k))
+    assert runner.dispatch_due() == 1 and ran == [(check_id, "first")]  # well before the lease runs out
+    assert clock.now - START < runner.config.lease
+    assert runner.run(check_id, "first") == "recorded version 1"
+    assert runner.dispatch_due() == 0  # nothing left pending
+
+
+def test_a_late_hand_back_leaves_a_job_another_worker_has_claimed(
+    runner: JobRunner, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    check_id = submit_sample(runner)
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "_execute", _database_down)
+        patch.setattr(runner.service, "release", _database_down)
+        runner.run(check_id, "first")
+    clock.advance(seconds=runner.config.lease.total_seconds() + 1)  # the outage outlasted the lease
+    claimed = runner.service.claim(check_id, "first", clock.now, runner.config.lease)  # another worker
+    assert claimed is not None and claimed.attempts == 2
+    runner.dispatch_due()
+    job = runner.service.job(check_id, "first")
+    assert job.state is JobState.RUNNING and job.attempts == 2  # not handed back under the other worker

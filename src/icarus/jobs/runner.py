@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from icarus.jobs.inputs import CaptureFailed, CheckInput, capture_subject, validate_input
 from icarus.jobs.schedule import (
     CORRECTION_PREFIX,
@@ -97,6 +99,10 @@ class JobRunner:
         self.config = config or RunnerConfig()
         self.clock = clock
         self.enqueue = enqueue
+        # Jobs that failed while the database was down, so that handing them back failed too: given back
+        # at the next dispatch that reaches the database, instead of waiting out their lease.
+        self._unreleased: dict[int, tuple[datetime, str, int]] = {}
+        self._unreleased_lock = threading.Lock()
 
     # --- accepting work --------------------------------------------------------------------------------
 
@@ -136,7 +142,9 @@ class JobRunner:
             log.exception("job %s/%s failed", check_id, run_key)
             detail = f"{type(exc).__name__}: {exc}"
             if job.attempts < self.config.max_attempts:
-                self.service.release(job.id, self._now() + self.config.error_backoff * job.attempts, detail)
+                due_at = self._now() + self.config.error_backoff * job.attempts
+                if not self._give_back(job, due_at, detail):
+                    return f"error, will retry once the database answers: {detail}"
                 return f"error, will retry: {detail}"
             self.service.finish(job.id, self._now(), f"gave up: {detail}")
             if self._request_state(check_id) is not RequestState.RECORDED:
@@ -149,6 +157,7 @@ class JobRunner:
 
     def dispatch_due(self) -> int:
         """Hand every runnable job to the queue (or run it here when there is no queue)."""
+        self._give_back_pending()
         due = self.service.due(self._now())
         for job in due:
             self._kick(job.check_id, job.run_key)
@@ -177,6 +186,26 @@ class JobRunner:
 
     def _now(self) -> datetime:
         return self.clock().astimezone(UTC).replace(microsecond=0)
+
+    def _give_back(self, job: JobInfo, due_at: datetime, detail: str) -> bool:
+        """Return a failed job to the schedule; False (and remembered) when the database cannot be reached."""
+        try:
+            self.service.release(job.id, due_at, detail)
+        except SQLAlchemyError:
+            log.warning("job %d could not be given back; retrying at the next dispatch", job.id)
+            with self._unreleased_lock:
+                self._unreleased[job.id] = (due_at, detail, job.attempts)
+            return False
+        return True
+
+    def _give_back_pending(self) -> None:
+        with self._unreleased_lock:
+            pending = dict(self._unreleased)
+        for job_id, (due_at, detail, attempts) in sorted(pending.items()):
+            # raises while the database is still down; a job another worker has claimed since is left alone
+            self.service.release(job_id, due_at, detail, attempts=attempts)
+            with self._unreleased_lock:
+                self._unreleased.pop(job_id, None)
 
     def _kick(self, check_id: str, run_key: str) -> None:
         if self.enqueue is not None:

@@ -273,12 +273,15 @@ class ServiceStore:
 
         self.store.transaction(work)
 
-    def release(self, job_id: int, due_at: datetime, outcome: str) -> None:
-        """Give a leased job back to the schedule (a worker stopping before it could finish)."""
+    def release(self, job_id: int, due_at: datetime, outcome: str, attempts: int | None = None) -> None:
+        """Give a leased job back to the schedule (a worker stopping before it could finish). With
+        ``attempts``, only if no other worker has claimed the job since that attempt."""
 
         def work(session: Session) -> None:
             row = session.get(Job, job_id)
-            if row is not None and row.state == JobState.RUNNING:
+            if row is None or (attempts is not None and row.attempts != attempts):
+                return
+            if row.state == JobState.RUNNING:
                 row.state, row.due_at, row.lease_until, row.outcome = (
                     JobState.SCHEDULED,
                     due_at,
