@@ -104,7 +104,7 @@ def build_graph(
     evidence: Sequence[EvidenceItem], artifact_urls: Sequence[str], settings: ProvenanceSettings
 ) -> ProvenanceGraph:
     """Claim-independent provenance of one ledger: canonical URLs, copy groups, citations, clusters."""
-    with collection_paused():  # allocation-heavy and cycle-free: see gc_pause
+    with collection_paused():  # allocation-heavy, leaves almost no cycles: see gc_pause
         return _build_graph(evidence, artifact_urls, settings)
 
 
