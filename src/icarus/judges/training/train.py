@@ -46,10 +46,14 @@ __all__ = [
     "SEED",
     "SELECTION_SETS",
     "TrainingPairs",
+    "file_sha256",
+    "fit_calibration",
     "main",
+    "pair_weights",
     "read_training_pairs",
     "score_split",
     "scores_by_dataset",
+    "selection_score",
 ]
 
 SCRIPT_VERSION = "train-judge@1"
@@ -81,7 +85,8 @@ CANDIDATES = (
 )
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """Hex SHA-256 of a file, read in blocks (data files and shipped weights are recorded by it)."""
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -89,7 +94,9 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _weights(pairs: Sequence[LabelledPair], target_weight: float) -> npt.NDArray[np.float64]:
+def pair_weights(pairs: Sequence[LabelledPair], target_weight: float) -> npt.NDArray[np.float64]:
+    """One weight per pair: each set's labels weigh alike within the set, and the selection sets weigh
+    ``target_weight`` times more than the others."""
     counts = Counter((p.dataset, p.label) for p in pairs)
     per_set = Counter(p.dataset for p in pairs)
     labels_in = defaultdict(set)
@@ -149,7 +156,7 @@ def _fit(candidate: Candidate, x: npt.NDArray[np.float32], y: npt.NDArray[np.int
     return StanceHead(full_mean, full_scale, ((full_first, first_b), *layers[1:]))
 
 
-def _fit_calibration(
+def fit_calibration(
     logits: npt.NDArray[np.float64],
     y: npt.NDArray[np.int64],
     name: str,
@@ -231,14 +238,15 @@ def read_training_pairs(data: Path) -> TrainingPairs:
         for pair in load_pairs(name, data):
             splits[split_of(pair.dataset, pair.group)].append(pair)
         for relative in DATASET_FILES[name]:
-            files[relative] = _sha256(data / relative)
+            files[relative] = file_sha256(data / relative)
     augmented = contradictions(splits[Split.TRAIN]) + restatements(splits[Split.TRAIN])
     counts = {s.value: dict(Counter(p.dataset for p in rows)) for s, rows in splits.items()}
     counts["train"][AUGMENTED] = len(augmented)
     return TrainingPairs(splits, augmented, files, counts)
 
 
-def _selection_score(scores: dict[str, dict[str, float]]) -> float:
+def selection_score(scores: dict[str, dict[str, float]]) -> float:
+    """What model selection maximises: the mean macro-F1 over ``SELECTION_SETS``."""
     return float(np.mean([scores[name]["macro_f1"] for name in SELECTION_SETS if name in scores]))
 
 
@@ -292,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         table.add_column(name, justify="right")
     for candidate in CANDIDATES:
         console.print(f"fitting {candidate.name}")
-        weights = _weights(train_pairs, candidate.target_weight)
+        weights = pair_weights(train_pairs, candidate.target_weight)
         head = _fit(candidate, x_train, y_train, weights)
         heads[candidate.name] = head
         results[candidate.name] = score_split(head, None, encoded["validation"], pairs[Split.VALIDATION])
@@ -302,10 +310,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         )
     console.print(table)
 
-    best = max(CANDIDATES, key=lambda c: (_selection_score(results[c.name]), c.name))
+    best = max(CANDIDATES, key=lambda c: (selection_score(results[c.name]), c.name))
     head = heads[best.name]
     y_val = np.array([CLASSES.index(p.label) for p in pairs[Split.VALIDATION]])
-    calibration = _fit_calibration(head.logits(encoded["validation"]), y_val, args.name)
+    calibration = fit_calibration(head.logits(encoded["validation"]), y_val, args.name)
     validation = score_split(head, calibration, encoded["validation"], pairs[Split.VALIDATION])
     test = score_split(head, calibration, encoded["test"], pairs[Split.TEST])
 
@@ -327,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "calibration": calibration.to_json(),
         "validation": validation,
         "test": test,
-        "weights_sha256": _sha256(args.out / f"{args.name}.npz"),
+        "weights_sha256": file_sha256(args.out / f"{args.name}.npz"),
         "train_seconds": round(time.monotonic() - started, 1),
     }
     (args.out / f"{args.name}.json").write_text(json.dumps(metadata, indent=2, sort_keys=True) + "\n")
