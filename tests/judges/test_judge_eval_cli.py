@@ -133,8 +133,14 @@ def test_a_users_own_pairs_file_is_judged_without_any_dataset(tmp_path: Path) ->
     ("content", "message"),
     [
         ('{"claim": "c", "passage": "p", "label": "agree"}\n', "mine.jsonl:1: label 'agree'"),
-        ('{"claim": "c", "passage": "p", "label": "support"}\n[1, 2]\n', "mine.jsonl:2: not a JSON object"),
-        ('{"claim": "c", "passage": "p", "label": "support"}\n{"claim": "c"\n', "mine.jsonl:2: not a JSON"),
+        (
+            '{"claim": "c", "passage": "p", "label": "support"}\n[1, 2]\n',
+            "mine.jsonl:2: expected a JSON object",
+        ),
+        (
+            '{"claim": "c", "passage": "p", "label": "support"}\n{"claim": "c"\n',
+            "mine.jsonl:2: not valid JSON",
+        ),
         ('{"claim": " ", "passage": "p", "label": "support"}\n', "needs non-empty text in claim"),
         ("\n\n", "no pairs"),
     ],

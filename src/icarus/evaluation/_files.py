@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from icarus.evaluation.cases import DatasetError
+from icarus.jsonlines import json_objects
 
 
 def locate(path: Path, *names: str) -> Path:
@@ -26,15 +27,7 @@ def locate(path: Path, *names: str) -> Path:
 
 def json_lines(path: Path) -> Iterator[dict[str, Any]]:
     with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DatasetError(f"{path}:{number}: not valid JSON ({exc.msg})") from exc
-            if not isinstance(row, dict):
-                raise DatasetError(f"{path}:{number}: expected a JSON object")
+        for _, row in json_objects(lines, path, DatasetError):
             yield row
 
 

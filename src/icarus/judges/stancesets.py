@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 
+from icarus.jsonlines import json_objects
 from icarus.judges import _text as tx
 
 __all__ = [
@@ -296,15 +297,7 @@ def load_pairs_file(path: Path) -> list[LabelledPair]:
     except OSError as exc:
         raise StanceSetError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     pairs = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise StanceSetError(f"{path}:{number}: not a JSON object ({exc.msg})") from exc
-        if not isinstance(row, dict):
-            raise StanceSetError(f"{path}:{number}: not a JSON object")
+    for number, row in json_objects(lines, path, StanceSetError):
         missing = [f for f in _PAIR_FIELDS if not isinstance(row.get(f), str) or not row[f].strip()]
         if missing:
             raise StanceSetError(f"{path}:{number}: needs non-empty text in {', '.join(missing)}")
