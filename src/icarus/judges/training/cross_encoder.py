@@ -16,7 +16,8 @@ Steps:
    ``THREADS`` CPU threads (float sums depend on the thread count, so it is fixed too);
 3. after each pass the validation macro-F1 over ``train.SELECTION_SETS`` is measured and the best pass kept;
 4. the kept model is exported to ONNX and its weights quantised to int8 (onnxruntime's dynamic
-   quantisation); everything after this reads the int8 model, because that is what ships;
+   quantisation), then its graph is tidied (``graph_tidy``: the same logits bit for bit, about a tenth less
+   time a run); everything after this reads the int8 model, because that is what ships;
 5. temperature scaling and an isotonic confidence map are fitted on the validation split;
 6. ``weights/<name>.onnx``, ``.tokenizer.json`` and ``.json`` are written (script version, seed, base model,
    data files with their SHA-256, per-pass validation scores, and the int8 model's validation and test
@@ -46,6 +47,7 @@ from icarus.judges.cross_encoder import MODEL_INPUTS, MODEL_OUTPUT
 from icarus.judges.head import CLASSES
 from icarus.judges.stancesets import LabelledPair, Split
 from icarus.judges.training.augment import AUGMENT_EVERY, direction_paraphrases, quantity_edits
+from icarus.judges.training.graph_tidy import tidy_file
 from icarus.judges.training.train import (
     SELECTION_SETS,
     WEIGHTS_DIR,
@@ -179,7 +181,8 @@ def _judge_logits(
     return scorer.logits([p.claim for p in pairs], [p.passage for p in pairs])
 
 
-def _export_int8(model: Any, encodings: Sequence[Any], target: Path) -> None:
+def _export_int8(model: Any, encodings: Sequence[Any], target: Path) -> dict[str, Any]:
+    """Export, quantise and tidy ``model`` into ``target``; the record of the tidy step."""
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -201,6 +204,7 @@ def _export_int8(model: Any, encodings: Sequence[Any], target: Path) -> None:
             dynamo=False,
         )
         quantize_dynamic(str(full), str(target), weight_type=QuantType.QInt8, per_channel=PER_CHANNEL)
+    return tidy_file(target).to_json()
 
 
 def _load_pairs(
@@ -326,6 +330,7 @@ _TRAINING_RECORD = (
     "torch",
     "train_seconds",
 )
+_KEPT_IF_RECORDED = ("graph_tidy",)  # not in records made before the step existed
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -353,6 +358,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         help="keep the model already in --out; score it again and refit its calibration (no torch needed)",
     )
     parser.add_argument(
+        "--tidy-graph",
+        action="store_true",
+        help="with --recalibrate: first tidy the kept model's graph (graph_tidy; same logits, faster runs)",
+    )
+    parser.add_argument(
         "--checkpoint",
         type=Path,
         help="also keep the trained full-precision model in this folder (not shipped)",
@@ -363,6 +373,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         help="skip training: export, quantise and calibrate the model kept earlier with --checkpoint",
     )
     args = parser.parse_args(argv)
+    if args.tidy_graph and not args.recalibrate:
+        parser.error(
+            "--tidy-graph works on the kept model: use it with --recalibrate (training tidies anyway)"
+        )
     console = Console()
     started = time.monotonic()
     pairs, train_pairs, data_record = _load_pairs(args.data, args.limit, args.quantity_pairs)
@@ -373,7 +387,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     if args.recalibrate:
         previous = json.loads((args.out / f"{args.name}.json").read_text(encoding="utf-8"))
         record = {key: previous[key] for key in _TRAINING_RECORD}
+        record |= {key: previous[key] for key in _KEPT_IF_RECORDED if key in previous}
         record["recalibrated"] = True
+        if args.tidy_graph:
+            record["graph_tidy"] = tidy_file(onnx_path).to_json()
+            console.print(f"graph tidied: {record['graph_tidy']}")
     else:
         if args.from_checkpoint:
             model, tokenizer, record = _load_checkpoint(args.from_checkpoint)
@@ -382,7 +400,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             if args.checkpoint:
                 _save_checkpoint(model, record, args.checkpoint)
         args.out.mkdir(parents=True, exist_ok=True)
-        _export_int8(model, _encode(tokenizer, pairs[Split.VALIDATION]), onnx_path)
+        record["graph_tidy"] = _export_int8(model, _encode(tokenizer, pairs[Split.VALIDATION]), onnx_path)
         tokenizer.save(str(tokenizer_path))  # padding and truncation off: `_tokenizer`, `_encode`
         record["train_seconds"] = round(time.monotonic() - started, 1)
 
