@@ -98,6 +98,14 @@ def test_missing_dataset_files_are_named(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "climate-fever.jsonl" in result.output
 
 
+def test_a_broken_dataset_file_is_an_error_line_not_a_traceback(tmp_path: Path) -> None:
+    root = write_climate_fever(tmp_path)
+    (root / "climate-fever/climate-fever.jsonl").write_text("{not json\n", encoding="utf-8")
+    result = runner.invoke(app, ["judge", "eval", "--data", str(root), "--set", "climate-fever"])
+    assert result.exit_code == 2
+    assert "climate-fever.jsonl:1: not valid JSON" in result.output and "Traceback" not in result.output
+
+
 def _pairs_file(path: Path, rows: list[object]) -> Path:
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return path

@@ -84,3 +84,32 @@ def test_the_shipped_contrast_pairs_load_as_documented() -> None:
     assert len(pairs) == 40 and {p.dataset for p in pairs} == {"contrast-pairs"}
     assert {p.label for p in pairs} == {"support", "refute"}
     assert {p.extra["kind"] for p in pairs} == {"direction", "quantity"}
+
+
+def test_a_dataset_line_that_is_not_json_names_its_file_and_line(tmp_path: Path) -> None:
+    root = write_climate_fever(tmp_path)
+    path = root / "climate-fever/climate-fever.jsonl"
+    path.write_text(path.read_text(encoding="utf-8") + '{"claim_id": "3", "claim": \n', encoding="utf-8")
+    with pytest.raises(StanceSetError, match=r"climate-fever\.jsonl:3: not valid JSON"):
+        load_pairs("climate-fever", root)
+    path.write_text('["a list, not a record"]\n', encoding="utf-8")
+    with pytest.raises(StanceSetError, match=r"climate-fever\.jsonl:1: expected a JSON object"):
+        load_pairs("climate-fever", root)
+
+
+def test_a_record_in_another_layout_is_a_clear_error(tmp_path: Path) -> None:
+    root = write_climate_fever(tmp_path)
+    (root / "climate-fever/climate-fever.jsonl").write_text(
+        '{"claim_id": "1", "claim": "Seas rose.", "claim_label": "SUPPORTS"}\n', encoding="utf-8"
+    )
+    with pytest.raises(
+        StanceSetError, match=r"not laid out as this reader expects \(missing field 'evidences'"
+    ):
+        load_pairs("climate-fever", root)
+
+
+def test_a_dataset_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path) -> None:
+    root = write_climate_fever(tmp_path)
+    (root / "climate-fever/climate-fever.jsonl").write_bytes(b'{"claim": "\xff\xfe"}\n')
+    with pytest.raises(StanceSetError, match="not UTF-8 text"):
+        load_pairs("climate-fever", root)

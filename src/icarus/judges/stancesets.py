@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import json
 import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from icarus.jsonlines import json_objects
 from icarus.judges import _text as tx
@@ -63,7 +63,8 @@ SPLIT_BUCKETS = (70, 85)  # bucket < 70: train; < 85: validation; else test (buc
 
 
 class StanceSetError(ValueError):
-    """A dataset name is unknown or its files are not where they were looked for."""
+    """A dataset name is unknown, its files are not where they were looked for, or a file cannot be read
+    as that dataset (a line that is not JSON, a record without a field the reader needs)."""
 
 
 class Split(StrEnum):
@@ -109,11 +110,10 @@ def split_of(dataset: str, group: str) -> Split:
     return Split.TEST
 
 
-def _jsonl(path: Path) -> Iterator[dict[str, object]]:
+def _jsonl(path: Path) -> Iterator[dict[str, Any]]:
     with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                yield json.loads(line)
+        for _, row in json_objects(lines, path, StanceSetError):
+            yield row
 
 
 def _csv(path: Path) -> Iterator[dict[str, str]]:
@@ -269,12 +269,24 @@ def load_pairs(name: str, root: Path, split: Split = Split.ALL) -> list[Labelled
     if missing:
         raise StanceSetError(f"{name}: not found under {root}: {', '.join(missing)}")
     pairs = []
-    for pair in reader(root):
-        if split is not Split.ALL and split_of(pair.dataset, pair.group) is not split:
-            continue
-        claim, passage = _SPACE.sub(" ", pair.claim).strip(), _SPACE.sub(" ", pair.passage).strip()
-        if claim and passage:
-            pairs.append(LabelledPair(pair.dataset, pair.group, claim, passage, pair.label, pair.extra))
+    try:
+        for pair in reader(root):
+            if split is not Split.ALL and split_of(pair.dataset, pair.group) is not split:
+                continue
+            claim, passage = _SPACE.sub(" ", pair.claim).strip(), _SPACE.sub(" ", pair.passage).strip()
+            if claim and passage:
+                pairs.append(LabelledPair(pair.dataset, pair.group, claim, passage, pair.label, pair.extra))
+    except StanceSetError:
+        raise
+    except UnicodeDecodeError as exc:
+        raise StanceSetError(f"{name}: a file under {root} is not UTF-8 text ({exc.reason})") from exc
+    except (KeyError, TypeError, ValueError, AttributeError, AssertionError, csv.Error) as exc:
+        # a record without a field the reader needs, or with a field of another type: the wrong file or
+        # another release of the dataset
+        detail = f"missing field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise StanceSetError(
+            f"{name}: a record under {root} is not laid out as this reader expects ({detail})"
+        ) from exc
     return pairs
 
 
