@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -138,6 +139,32 @@ def test_check_command_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     replayed = runner.invoke(app, ["replay", check_id])
     assert replayed.exit_code == 0, replayed.output
     assert "identical" in replayed.output
+
+
+def test_check_html_is_the_report_page_with_links_to_the_service(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("ICARUS_DATABASE_URL", raising=False)
+    monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@1")
+    monkeypatch.setenv("ICARUS_PUBLIC_URL", "https://icarus.example")
+    corpus = sorted((EXAMPLES / "sample-corpus").glob("*.html"))
+    assert runner.invoke(app, ["corpus", "add", *map(str, corpus)]).exit_code == 0
+    reputation = str(EXAMPLES / "sample-corpus" / "reputation.json")
+    checked = runner.invoke(
+        app, ["check", "--post", str(EXAMPLES / "sample-post.json"), "--reputation", reputation, "--html"]
+    )
+    assert checked.exit_code == 0, checked.output
+    page = checked.stdout
+    check_id = checked.stderr.split("recorded as /checks/")[1].split("/")[0]
+    HTMLParser().feed(page)
+    assert page.startswith("<!doctype html>") and "<script" not in page
+    # the same page the service serves: provenance picture, evidence by origin, timeline, hashes
+    assert "<svg" in page and "Evidence by independent origin" in page
+    assert "Version timeline" in page and "Recompute this result" in page
+    assert "Container traffic at Halden harbor" in page
+    assert 'href="https://icarus.example/methodology/icarus@1.1"' in page
+    assert f'href="https://icarus.example/v1/checks/{check_id}/versions/1"' in page
 
 
 def test_check_command_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

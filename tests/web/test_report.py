@@ -135,6 +135,16 @@ def test_links_follow_the_templates_given() -> None:
     assert member["snapshot_url"].startswith("/blobs/sha256:") and member["origin"]
 
 
+def test_links_under_a_base_url_are_absolute_for_a_saved_page() -> None:
+    links = Links.under("https://icarus.example/")  # the trailing slash is not doubled
+    assert links.dashboard == "https://icarus.example/"
+    assert links.methodology_url("icarus@1.1") == "https://icarus.example/methodology/icarus@1.1"
+    assert links.version_json_url("c1", 2) == "https://icarus.example/v1/checks/c1/versions/2"
+    assert links.snapshot_url("sha256:ab") == "https://icarus.example/v1/snapshots/sha256:ab"
+    defaults = Links()
+    assert links.events == "https://icarus.example" + defaults.events
+
+
 def test_a_claim_with_no_evidence_says_finding_nothing_is_not_evidence_against() -> None:
     _, result = scored("finding-nothing")
     page = render_report_page(ReportPage(result=result))

@@ -16,9 +16,9 @@ from icarus.capture import CaptureError, capture_text, capture_x_mention
 from icarus.capture.x_api import XApiClient
 from icarus.fetching import FetchError, SafeFetcher, SnapshotStore
 from icarus.ledger import Subject
-from icarus.pipeline.check import run_check
+from icarus.pipeline.check import CheckOutput, CheckServices, run_check
 from icarus.pipeline.services import build_services, capture_web_page
-from icarus.reports.render import render_console, render_html, render_markdown
+from icarus.reports.render import render_console, render_markdown
 from icarus.reputation.registry import RegistryFileError
 from icarus.reputation.review import enqueue_from_result
 from icarus.settings import Settings
@@ -75,6 +75,23 @@ def _subject(
     return capture_text(text, now)
 
 
+def _report_page(outcome: CheckOutput, services: CheckServices, public_url: str) -> str:
+    """The service's report page for this check (graph, evidence by origin, timeline, hashes), its links
+    made absolute under ``public_url`` so that they reach the service from a saved file."""
+    # imported here: the page templates are only needed for --html
+    from icarus.web.model import Links, ReportPage
+    from icarus.web.report import render_report_page
+    from icarus.web.store_source import store_report_loader
+
+    links = Links.under(public_url)
+    if outcome.version is not None and services.store is not None:
+        stored = store_report_loader(services.store)(outcome.version.check_id, outcome.version.version)
+        if isinstance(stored, ReportPage):
+            return render_report_page(stored, links)
+    # nothing recorded: the page of this run alone, without a timeline
+    return render_report_page(ReportPage(outcome.result, outcome.ledger.model_dump(mode="json")), links)
+
+
 def run_check_command(
     text: str | None,
     post: Path | None,
@@ -110,6 +127,6 @@ def run_check_command(
     elif output == "md":
         sys.stdout.write(render_markdown(result))
     elif output == "html":
-        sys.stdout.write(render_html(result))
+        sys.stdout.write(_report_page(outcome, services, settings.public_url))
     else:
         render_console(result, Console())

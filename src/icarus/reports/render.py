@@ -1,8 +1,7 @@
-"""Render a scored result as Markdown or as a rich console view."""
+"""Render a scored result as Markdown or as a rich console view (the HTML page is ``icarus.web.report``)."""
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
 from rich.console import Console
@@ -71,40 +70,3 @@ def render_console(result: dict[str, Any], console: Console) -> None:
     console.print(table)
     for item in result["not_assessed"]:
         console.print(f"not assessed: \u201c{item['text']}\u201d ({item['reason']})")
-
-
-def render_html(result: dict[str, Any]) -> str:
-    """A self-contained, accessible HTML page. Every value is escaped: claim text comes from the post."""
-    overall = result["overall"]
-    parts = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(_label_text(overall['label']))} \u2014 Icarus report</title>",
-        "<style>body{font-family:system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;"
-        "line-height:1.5}blockquote{border-left:4px solid #888;margin:0;padding:0 1rem}"
-        "code{font-size:.9em}.band{font-weight:600}</style>",
-        "</head><body><main>",
-        f"<h1>{escape(_label_text(overall['label']))} "
-        f'<span class="band">(confidence {escape(overall["band"])})</span></h1>',
-        f'<p>As of <time datetime="{escape(result["as_of"])}">{escape(result["as_of"])}</time> under '
-        f"<code>{escape(result['policy'])}</code>. Trace <code>{escape(result['trace_hash'])}</code>.</p>",
-    ]
-    for claim in result["claims"]:
-        parts.append("<section>")
-        parts.append(f"<h2>{escape(_label_text(claim['label']))} ({escape(claim['band'])})</h2>")
-        parts.append(f"<blockquote>{escape(claim['text'])}</blockquote><ul>")
-        parts += [
-            f"<li><code>{escape(r['code'])}</code> {escape(r['message'])}</li>" for r in claim["reasons"]
-        ]
-        parts += [f"<li>caveat: {escape(c)}</li>" for c in claim["caveats"]]
-        parts.append("</ul></section>")
-    if result["not_assessed"]:
-        parts.append("<section><h2>Not assessed</h2><ul>")
-        parts += [
-            f"<li>\u201c{escape(c['text'])}\u201d \u2014 {escape(c['reason'])}</li>"
-            for c in result["not_assessed"]
-        ]
-        parts.append("</ul></section>")
-    parts.append("</main></body></html>\n")
-    return "\n".join(parts)

@@ -7,7 +7,7 @@ Nothing here reads a database or the network. ``icarus.web.store_source`` builds
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -87,6 +87,14 @@ class Links:
     snapshot: str = "/v1/snapshots/{ref}"
     methodology: str = "/methodology/{policy}"
     events: str = "/v1/events"
+
+    @classmethod
+    def under(cls, base_url: str) -> Links:
+        """The default links made absolute under ``base_url``, for a page read outside the service (a file
+        written by ``icarus check --html``): its links still reach the service that publishes the rest."""
+        base = base_url.rstrip("/")
+        defaults = cls()
+        return cls(**{f.name: base + getattr(defaults, f.name) for f in fields(cls)})
 
     def report_url(self, check_id: str) -> str:
         return self.report.format(check_id=check_id)
