@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from icarus.judges._text import sentence_spans, stem
 from icarus.ledger import (
     Directness,
     EvidenceItem,
@@ -18,7 +19,6 @@ from icarus.ledger import (
 )
 from icarus.reputation import Registry, domain_of
 
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
 _WORD = re.compile(r"[a-z0-9%]+")
 _ATTRIBUTION = re.compile(
     r"\b(?:according to|said in a statement|told|first reported by|as reported by)\b", re.I
@@ -46,26 +46,36 @@ def evidence_id_for(url: str) -> str:
     return "ev-" + hashlib.sha256(url.encode("utf-8")).hexdigest()[:12]
 
 
+# A shared figure ("12%", "2019", "41,200") says more about which sentence is the evidence than a shared word.
+FIGURE_WEIGHT = 2
+
+
+def _is_figure(word: str) -> bool:
+    return any(c.isdigit() for c in word)
+
+
 def _content_words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS}
+    """Words that carry content, stemmed (``fell`` and ``falls`` match); figures kept as written."""
+    return {
+        word if _is_figure(word) else stem(word)
+        for word in _WORD.findall(text.lower())
+        if word not in _STOPWORDS
+    }
 
 
 def best_excerpt(text: str, claim_text: str) -> Span:
-    """The sentence sharing most content words with the claim (first on ties), as offsets into ``text``."""
+    """The sentence sharing most content with the claim, a shared figure counting ``FIGURE_WEIGHT`` times a
+    shared word (first on ties), as offsets into ``text``. Sentences are the judges' (``sentence_spans``), so
+    a decimal point or a thousands separator does not end one and the judge reads the same sentence. How
+    often it picks a gold evidence sentence is measured by ``icarus.evaluation.excerpts`` (docs/checking.md)."""
     wanted = _content_words(claim_text)
     best = Span(start=0, end=min(len(text), EXCERPT_MAX_CHARS))
-    best_overlap = -1
-    for match in _SENTENCE.finditer(text):
-        start, end = match.start(), match.end()
-        while start < end and text[start].isspace():
-            start += 1
-        while end > start and text[end - 1].isspace():
-            end -= 1
-        if end <= start:
-            continue
-        overlap = len(wanted & _content_words(text[start:end]))
-        if overlap > best_overlap:
-            best_overlap = overlap
+    best_score = -1
+    for start, end in sentence_spans(text):
+        shared = wanted & _content_words(text[start:end])
+        score = sum(FIGURE_WEIGHT if _is_figure(word) else 1 for word in shared)
+        if score > best_score:
+            best_score = score
             best = Span(start=start, end=min(end, start + EXCERPT_MAX_CHARS))
     return best
 
