@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from icarus.cli import app
-from tests.builders import item, ledger
+from tests.builders import claim, item, ledger, subject
 
 runner = CliRunner()
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -53,6 +55,32 @@ def test_score_policy_option_and_markdown(tmp_path: Path) -> None:
     newer = runner.invoke(app, ["score", str(FIXTURES / "percentage-points.json"), "--md"])
     assert newer.stdout.startswith("# \u26a0\ufe0f Misleading")
     assert "## Evidence" in newer.stdout and "manual-review v1" in newer.stdout
+
+
+def test_score_html_is_the_report_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ICARUS_PUBLIC_URL", "https://icarus.example/")
+    hostile = 'Budget <script>alert(1)</script> & "quotes" approved.'
+    path = write(
+        tmp_path,
+        ledger([item("a"), item("b")], claims=[claim(text=hostile, source=hostile)], subject=subject(hostile))
+        .model_dump_json(),
+    )
+    result = runner.invoke(app, ["score", str(path), "--html"])
+    assert result.exit_code == 0, result.output
+    page = result.stdout
+    HTMLParser().feed(page)
+    assert page.startswith("<!doctype html>") and "<script" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<svg" in page and "Recompute this result" in page and "Version timeline" not in page
+    assert 'href="https://icarus.example/methodology/icarus@1.1"' in page
+
+
+def test_score_output_formats_are_exclusive_and_html_is_for_icarus_policies() -> None:
+    fixture = str(FIXTURES / "wire-pickups.json")
+    both = runner.invoke(app, ["score", fixture, "--html", "--json"])
+    assert both.exit_code == 2 and "choose one of --json, --md and --html" in both.output
+    other = runner.invoke(app, ["score", fixture, "--html", "--model", "ledger-default@0.1.0"])
+    assert other.exit_code == 2 and "--html shows results of the icarus@ policies" in other.output
 
 
 def test_score_console_view(tmp_path: Path) -> None:

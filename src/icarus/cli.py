@@ -26,6 +26,7 @@ from icarus.scoring.icarus.engine import score_ledger
 from icarus.scoring.icarus.methodology import render_methodology
 from icarus.scoring.lvf.cli import lvf_app
 from icarus.scoring.models_cli import compare_command, methodology_for, models_command, score_with_model
+from icarus.settings import Settings
 from icarus.xbot.cli import x_bot_command
 
 app = typer.Typer(
@@ -66,21 +67,27 @@ def score(
         bool, typer.Option("--json", help="Print the full result with its trace as JSON.")
     ] = False,
     as_md: Annotated[bool, typer.Option("--md", help="Print the result as Markdown.")] = False,
+    as_html: Annotated[
+        bool, typer.Option("--html", help="Print the result as the report page (one HTML file).")
+    ] = False,
     model: Annotated[
         str | None, typer.Option("--model", help="Any registered model name@version (see `icarus models`).")
     ] = None,
 ) -> None:
     """Score a prepared evidence ledger. Reads no network and no clock."""
-    if as_json and as_md:
-        _fail("choose one of --json and --md")
+    if sum((as_json, as_md, as_html)) > 1:
+        _fail("choose one of --json, --md and --html")
     if model is not None and policy != DEFAULT_POLICY and model != policy:
         _fail("give one of --model and --policy")
     if model is not None and not model.startswith("icarus@"):
+        if as_html:
+            _fail("--html shows results of the icarus@ policies; use --json or --md with other models")
         score_with_model(ledger, model, as_json, as_md)
         return
     try:
         config = load_policy(model or policy)
-        result = score_ledger(load_ledger(ledger), config)
+        evidence_ledger = load_ledger(ledger)
+        result = score_ledger(evidence_ledger, config)
     except (LedgerError, UnknownPolicyError) as exc:
         _fail(str(exc))
         return
@@ -88,6 +95,13 @@ def score(
         sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     elif as_md:
         sys.stdout.write(render_markdown(result))
+    elif as_html:
+        # imported here: the page templates are only needed for --html
+        from icarus.web.model import Links, ReportPage
+        from icarus.web.report import render_report_page
+
+        page = ReportPage(result, evidence_ledger.model_dump(mode="json"))
+        sys.stdout.write(render_report_page(page, Links.under(Settings().public_url)))
     else:
         render_console(result, Console())
 
