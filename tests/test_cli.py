@@ -62,8 +62,9 @@ def test_score_html_is_the_report_page(tmp_path: Path, monkeypatch: pytest.Monke
     hostile = 'Budget <script>alert(1)</script> & "quotes" approved.'
     path = write(
         tmp_path,
-        ledger([item("a"), item("b")], claims=[claim(text=hostile, source=hostile)], subject=subject(hostile))
-        .model_dump_json(),
+        ledger(
+            [item("a"), item("b")], claims=[claim(text=hostile, source=hostile)], subject=subject(hostile)
+        ).model_dump_json(),
     )
     result = runner.invoke(app, ["score", str(path), "--html"])
     assert result.exit_code == 0, result.output
