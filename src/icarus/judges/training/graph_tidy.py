@@ -19,8 +19,8 @@ each run. Three rewrites remove them:
 Then operators and weights nothing reads any more are removed, and the tidied graph is run beside the
 original on the probes (several lengths, batches with padding): any output that is not bit-identical is a
 ``GraphTidyError`` and nothing is written. Reshapes and masks move no numbers, so the int8 kernels see the same
-inputs and give the same logits; the test in ``tests/judges/test_graph_tidy.py`` checks the shipped model
-gives the logits its record was made from.
+inputs and give the same logits. ``tests/judges/test_graph_tidy.py`` checks each rewrite and that the shipped
+model is tidied; ``tests/judges/test_cross_encoder_judge.py`` checks it reproduces its recorded validation scores.
 
 Needs the ``onnx`` package (the ``train`` and ``dev`` extras); the judge itself does not.
 """
