@@ -102,6 +102,8 @@ def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:
         assert "error:" in result.output and "Traceback" not in result.output, name
     missing = runner.invoke(app, ["score", str(tmp_path / "absent.json")])
     assert missing.exit_code == 2 and "cannot read ledger" in missing.output
+    folder = runner.invoke(app, ["score", str(tmp_path)])
+    assert folder.exit_code == 2 and "Is a directory" in folder.output and "Traceback" not in folder.output
     unknown = runner.invoke(app, ["score", str(FIXTURES / "wire-pickups.json"), "--policy", "nope@1"])
     assert unknown.exit_code == 2 and "unknown policy" in unknown.output
 

@@ -240,6 +240,10 @@ def test_cli_import_and_show(tmp_path: Path, lin: Path) -> None:
     assert "method: heuristic" in unknown.output and "reputation estimated, not on file" in unknown.output
     bad = runner.invoke(registry_app, ["import", "nosuchkind", str(lin)])
     assert bad.exit_code == 2
+    folder = runner.invoke(registry_app, ["import", "lin2023", str(tmp_path)])
+    assert folder.exit_code == 2 and "not a file" in folder.output
+    absent = runner.invoke(registry_app, ["import", "lin2023", str(tmp_path / "absent.csv")])
+    assert absent.exit_code == 2 and "no such file" in absent.output
 
 
 REAL = [

@@ -133,6 +133,8 @@ def load_ledger(path: Path) -> Ledger:
         raise LedgerError(f"ledger {path} is not valid JSON: line {exc.lineno}: {exc.msg}") from exc
     except RecursionError as exc:
         raise LedgerError(f"ledger {path} nests too deeply to be a ledger") from exc
+    except OSError as exc:  # a folder, a file that vanished or cannot be read
+        raise LedgerError(f"cannot read ledger {path}: {exc.strerror or exc}") from exc
     return parse_ledger(raw, source=str(path))
 
 

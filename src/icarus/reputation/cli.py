@@ -59,7 +59,7 @@ def import_command(
     if kind not in KINDS:
         _fail(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
     if not path.is_file():
-        _fail(f"no such file: {path}")
+        _fail(f"not a file: {path}" if path.exists() else f"no such file: {path}")
     console = _console()
     reputation = load_policy(DEFAULT_POLICY_REF).reputation
     with Progress(
