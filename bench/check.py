@@ -1,7 +1,9 @@
 """Latency of `icarus check` for a three-claim post against a large local corpus (offline judge, SQLite).
 
 The corpus is the sample corpus plus N synthetic documents (100k by default; `--quick` uses 10k). The
-baseline is the same check against the sample corpus alone, measured in the same run.
+baseline is the same check against the sample corpus alone, measured in the same run. A third run adds one
+long page dense with figures that the post's searches all find (``LONG_PAGE_CHARS``): the work done per
+character of a retrieved page must stay linear (search snippets, excerpts, the judges' figure parsing).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 RUNS = 5
 # Real words mixed into the synthetic text so searches for the post's terms hit many decoys.
 DECOYS = "harbor traffic container october council library port carriers services weekly fell hours".split()
+LONG_PAGE_CHARS = 800_000
+LONG_PAGE_LINE = "In October 2026 Halden port handled 41,200 containers, 3,400 more than the 37,800 of 2025. "
 
 
 def _synthetic_corpus(folder: Path, count: int, seed: int = 11) -> Path:
@@ -56,6 +60,12 @@ def _synthetic_corpus(folder: Path, count: int, seed: int = 11) -> Path:
                 "published": f"2026-{1 + n % 11:02d}-{1 + n % 27:02d}",
             }
             out.write(json.dumps(record) + "\n")
+    return path
+
+
+def _long_page(folder: Path) -> Path:
+    path = folder / "long-page.txt"
+    path.write_text(LONG_PAGE_LINE * (LONG_PAGE_CHARS // len(LONG_PAGE_LINE)), encoding="utf-8")
     return path
 
 
@@ -116,6 +126,21 @@ def main(argv: list[str]) -> dict[str, Any]:
                 "median_check_s": round(large_s, 3),
                 "x_baseline": round(large_s / base_s, 1),
                 "label": large_label,
+                "claims": claims,
+            }
+        )
+
+        with_long = LocalCorpus(folder / "long.db")
+        with_long.add([*sorted(EXAMPLES.glob("*.html")), _long_page(folder)])
+        long_s, long_label, claims = _median_check(_services(with_long, folder / "long"))
+        runs.append(
+            {
+                "corpus_documents": len(with_long),
+                "long_page_chars": LONG_PAGE_CHARS,
+                "index_s": None,
+                "median_check_s": round(long_s, 3),
+                "x_baseline": round(long_s / base_s, 1),
+                "label": long_label,
                 "claims": claims,
             }
         )

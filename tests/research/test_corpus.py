@@ -10,7 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from icarus.research.corpus import CorpusError, LocalCorpus, LocalCorpusProvider, ReadLimits, match_expression
+from icarus.research import corpus as corpus_module
+from icarus.research.corpus import (
+    SNIPPET_MAX_CHARS,
+    CorpusError,
+    LocalCorpus,
+    LocalCorpusProvider,
+    ReadLimits,
+    match_expression,
+    window_snippet,
+)
 from icarus.research.providers import ProviderStatus, SearchProvider
 from icarus.research.queries import CORRECTION_TERMS, PlannedQuery, QueryKind
 from tests.research.corpus_files import html_page, jsonl, pdf_bytes, warc
@@ -357,3 +366,48 @@ def test_a_foreign_database_is_refused(tmp_path: Path) -> None:
     (tmp_path / "junk.db").write_bytes(b"not sqlite at all" * 100)
     with pytest.raises(CorpusError, match="cannot open corpus"):
         LocalCorpus(tmp_path / "junk.db")
+
+
+def test_a_long_body_gets_a_window_snippet_around_its_first_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # FTS5's snippet() costs the square of a body's matches; past SNIPPET_MAX_CHARS a window is cut instead
+    cut: list[int] = []
+
+    def counted(text: str, words: list[str]) -> str:
+        cut.append(len(text))
+        return window_snippet(text, words)
+
+    monkeypatch.setattr(corpus_module, "window_snippet", counted)
+    filler = "Figures for 2019 show 2,500 units and 3,400 parts in 12 regions. " * 600
+    body = filler + "The harbour authority reported that the terminal reopened. " + filler
+    assert len(body) > SNIPPET_MAX_CHARS
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "long.txt").write_text(body)
+    (root / "short.txt").write_text("The harbour authority met on Monday to discuss the terminal.")
+    store = LocalCorpus(tmp_path / "c.db")
+    assert store.add([root]).documents == 2
+    snippets = {hit.text[:20]: hit.snippet for hit in store.search("harbour terminal reopened")}
+    long_snippet = snippets[body[:20]]
+    assert long_snippet.startswith("…") and long_snippet.endswith("…")
+    assert "The harbour authority reported that the terminal reopened." in long_snippet
+    assert len(long_snippet.split()) <= 32
+    # a short body keeps FTS5's own snippet: the whole sentence, nothing cut
+    assert snippets["The harbour authorit"] == "The harbour authority met on Monday to discuss the terminal."
+    assert len(cut) == 1 and cut[0] > SNIPPET_MAX_CHARS  # only the long body was cut in Python
+
+
+@pytest.mark.parametrize(
+    ("text", "words", "expected"),
+    [
+        ("one two three", ["two"], "one two three"),
+        ("nothing matches here", ["zzz"], "nothing matches here"),
+        ("", ["x"], ""),
+        ("Harbour news", ["HARBOUR"], "Harbour news"),  # any case, whole words only
+        ("harbours harbour", ["harbour"], "harbours harbour"),
+        ("x" * 6_000 + " harbour here", ["harbour"], "…harbour here"),  # the scan began inside a word
+    ],
+)
+def test_window_snippet(text: str, words: list[str], expected: str) -> None:
+    assert window_snippet(text, words) == expected

@@ -116,6 +116,10 @@ _YEAR_BEFORE = re.compile(
     r"august|september|october|november|december)|\b\d{1,2},)\s*$",
     re.IGNORECASE,
 )
+# The longest word _YEAR_BEFORE can match before its white space ("september", "c.") is 10 characters: a year's
+# context is read from this many characters before that white space, not from the whole text before it, so
+# a long page full of figures costs linear time.
+_YEAR_CONTEXT_CHARS = 16
 _MONTH_PATTERN = re.compile(r"\b(?:" + "|".join(m for m in MONTHS if m != "may") + r")\b", re.IGNORECASE)
 
 
@@ -225,7 +229,18 @@ def _is_year(match: re.Match[str], text: str) -> bool:
         return False
     following = (match.group("next") or "").lower()
     # "in 2019", "since 1880", "2010 were": a year; "2000 people": a count.
-    return bool(_YEAR_BEFORE.search(text[: match.start()])) or not following or following in STOPWORDS
+    return _year_context_before(text, match.start()) or not following or following in STOPWORDS
+
+
+def _year_context_before(text: str, start: int) -> bool:
+    """Whether a preposition, month or day stands before ``text[start:]``, white space between: the same
+    answer as ``_YEAR_BEFORE.search(text[:start])``, reading only the ``_YEAR_CONTEXT_CHARS`` characters
+    before that white space. (A match starting at the window's first character would be longer than any
+    word the pattern knows, so the window's edge never stands in for a word boundary.)"""
+    blank = start
+    while blank > 0 and text[blank - 1].isspace():
+        blank -= 1
+    return _YEAR_BEFORE.search(text[max(0, blank - _YEAR_CONTEXT_CHARS) : start]) is not None
 
 
 def years(text: str) -> set[int]:
