@@ -55,7 +55,7 @@ def _is_figure(word: str) -> bool:
 
 
 def _content_words(text: str) -> set[str]:
-    """Words that carry content, stemmed (``fell`` and ``falls`` match); figures kept as written."""
+    """Words that carry content, stemmed (``declined`` and ``decline`` match); figures kept as written."""
     return {
         word if _is_figure(word) else stem(word)
         for word in _WORD.findall(text.lower())

@@ -83,8 +83,8 @@ _TITLE_WEIGHT = 2.0  # a title match says more about the document than one body 
 _MAX_MATCH_TERMS = 64  # keeps the FTS5 expression small whatever the user pastes
 _SNIPPET_TOKENS = 32
 # FTS5's snippet() scores every window around every matching token, so its cost grows with the square of a
-# body's matches (0.02 s for 32 KB of figure-dense text, 1.1 s for 256 KB, 10 s for 780 KB). Longer bodies get
-# a window around their first matching word instead (``window_snippet``).
+# body's matches (0.02 s for 32 KB of figure-dense text, 1.1 s for 256 KB, 10 s for 780 KB). Bodies longer
+# than this many characters get a window around their first matching word instead (``window_snippet``).
 SNIPPET_MAX_CHARS = 32 * 1024
 _SNIPPET_LEAD_WORDS = _SNIPPET_TOKENS // 4  # words shown before the match
 _SNIPPET_SCAN_CHARS = 4_000  # how far around the match the window's words are looked for
@@ -181,7 +181,9 @@ def _terms(text: str) -> list[str]:
     return terms[:_MAX_MATCH_TERMS]
 
 
-def _words_of_terms(terms: list[str]) -> list[str]:
+def _snippet_words(text: str, any_of: Iterable[str] = ()) -> list[str]:
+    """The words ``match_expression`` searches for, for ``window_snippet`` to find in a long body."""
+    terms = [*_terms(text), *(term for item in any_of for term in _terms(f'"{item}"'))]
     return [word for term in terms for word in term.split()]
 
 
@@ -390,13 +392,11 @@ class LocalCorpus:
         """Documents matching ``query``, best first; a ``PlannedQuery`` brings its own date bounds."""
         if isinstance(query, PlannedQuery):
             expression = match_expression(query.text, query.any_of)
-            words = _words_of_terms(
-                [*_terms(query.text), *(t for i in query.any_of for t in _terms(f'"{i}"'))]
-            )
+            words = _snippet_words(query.text, query.any_of)
             since, until = query.since, query.until
         else:
             expression = match_expression(query)
-            words = _words_of_terms(_terms(query))
+            words = _snippet_words(query)
         if expression is None or limit <= 0:
             return []
         # Bounds are inclusive days; compare ISO strings (all stored in UTC, one format).
