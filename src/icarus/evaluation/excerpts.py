@@ -11,18 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from icarus.evaluation._files import json_lines, locate
 from icarus.evaluation.cases import DatasetError
-from icarus.ledger import Span
 from icarus.pipeline.evidence import best_excerpt
 
 __all__ = ["ExcerptCase", "excerpt_hit_rate", "main", "scifact_cases", "wice_cases"]
-
-Chooser = Callable[[str, str], Span]
 
 
 @dataclass(frozen=True)
@@ -55,9 +52,9 @@ def wice_cases(root: Path) -> Iterator[ExcerptCase]:
             yield ExcerptCase(str(row["claim"]), sentences, gold, "\n")
 
 
-def _is_hit(case: ExcerptCase, choose: Chooser) -> bool:
+def _is_hit(case: ExcerptCase) -> bool:
     text = case.joiner.join(case.sentences)
-    span = choose(text, case.claim)
+    span = best_excerpt(text, case.claim)
     half = (span.end - span.start) / 2
     position = 0
     for index, sentence in enumerate(case.sentences):
@@ -68,11 +65,11 @@ def _is_hit(case: ExcerptCase, choose: Chooser) -> bool:
     return False
 
 
-def excerpt_hit_rate(cases: Iterator[ExcerptCase], choose: Chooser = best_excerpt) -> tuple[float, int]:
+def excerpt_hit_rate(cases: Iterator[ExcerptCase]) -> tuple[float, int]:
     """The share of ``cases`` whose chosen excerpt lies mostly in a gold sentence, and how many cases."""
     hits = total = 0
     for case in cases:
-        hits += _is_hit(case, choose)
+        hits += _is_hit(case)
         total += 1
     return (hits / total if total else 0.0), total
 

@@ -260,6 +260,11 @@ READERS: dict[str, Callable[[Path], Iterator[LabelledPair]]] = {
 _SPACE = re.compile(r"\s+")
 
 
+def _squeezed(text: str) -> str:
+    """One space for every run of white space, none at the ends: how every pair's texts are kept."""
+    return _SPACE.sub(" ", text).strip()
+
+
 def load_pairs(name: str, root: Path, split: Split = Split.ALL) -> list[LabelledPair]:
     """Every labelled pair of dataset ``name`` under ``root`` that falls in ``split``, in file order."""
     reader = READERS.get(name)
@@ -273,7 +278,7 @@ def load_pairs(name: str, root: Path, split: Split = Split.ALL) -> list[Labelled
         for pair in reader(root):
             if split is not Split.ALL and split_of(pair.dataset, pair.group) is not split:
                 continue
-            claim, passage = _SPACE.sub(" ", pair.claim).strip(), _SPACE.sub(" ", pair.passage).strip()
+            claim, passage = _squeezed(pair.claim), _squeezed(pair.passage)
             if claim and passage:
                 pairs.append(LabelledPair(pair.dataset, pair.group, claim, passage, pair.label, pair.extra))
     except StanceSetError:
@@ -317,7 +322,7 @@ def load_pairs_file(path: Path) -> list[LabelledPair]:
             raise StanceSetError(
                 f"{path}:{number}: label {row['label']!r} is not one of {', '.join(STANCE_LABELS)}"
             )
-        claim, passage = _SPACE.sub(" ", row["claim"]).strip(), _SPACE.sub(" ", row["passage"]).strip()
+        claim, passage = _squeezed(row["claim"]), _squeezed(row["passage"])
         extra = {k: v for k, v in row.items() if k not in _PAIR_FIELDS and isinstance(v, str)}
         pairs.append(LabelledPair(path.stem, claim, claim, passage, row["label"], extra))
     if not pairs:

@@ -136,7 +136,7 @@ def window_snippet(text: str, words: Iterable[str]) -> str:
     lead = list(_NON_SPACE.finditer(text, scan_from, at))
     if lead and lead[0].start() == scan_from and scan_from > 0 and not text[scan_from - 1].isspace():
         lead = lead[1:]  # the scan began inside a word
-    lead = lead[len(lead) - _SNIPPET_LEAD_WORDS :] if len(lead) > _SNIPPET_LEAD_WORDS else lead
+    lead = lead[-_SNIPPET_LEAD_WORDS:]
     shown = lead.copy()
     for word in _NON_SPACE.finditer(text, at, min(len(text), at + _SNIPPET_SCAN_CHARS)):
         if len(shown) >= _SNIPPET_TOKENS:
@@ -157,8 +157,16 @@ def match_expression(text: str, any_of: Iterable[str] = ()) -> str | None:
     double-quoted phrases in ``text`` stay phrases. With ``any_of``, a match must also contain one of those.
     Stopwords are dropped unless nothing else is left.
     """
-    core = _or_group(_terms(text))
-    alternatives = _or_group([term for item in any_of for term in _terms(f'"{item}"')])
+    return _expression(*_query_terms(text, any_of))
+
+
+def _query_terms(text: str, any_of: Iterable[str] = ()) -> tuple[list[str], list[str]]:
+    """The terms of ``text`` and those of ``any_of`` (each one phrase), as ``match_expression`` searches them."""
+    return _terms(text), [term for item in any_of for term in _terms(f'"{item}"')]
+
+
+def _expression(core_terms: list[str], alternative_terms: list[str]) -> str | None:
+    core, alternatives = _or_group(core_terms), _or_group(alternative_terms)
     if core and alternatives:
         return f"({core}) AND ({alternatives})"
     return core or alternatives or None
@@ -179,12 +187,6 @@ def _terms(text: str) -> list[str]:
             seen.add(term.lower())
             terms.append(term)
     return terms[:_MAX_MATCH_TERMS]
-
-
-def _snippet_words(text: str, any_of: Iterable[str] = ()) -> list[str]:
-    """The words ``match_expression`` searches for, for ``window_snippet`` to find in a long body."""
-    terms = [*_terms(text), *(term for item in any_of for term in _terms(f'"{item}"'))]
-    return [word for term in terms for word in term.split()]
 
 
 def _or_group(terms: list[str]) -> str:
@@ -391,12 +393,13 @@ class LocalCorpus:
     ) -> list[SearchHit]:
         """Documents matching ``query``, best first; a ``PlannedQuery`` brings its own date bounds."""
         if isinstance(query, PlannedQuery):
-            expression = match_expression(query.text, query.any_of)
-            words = _snippet_words(query.text, query.any_of)
+            core, alternatives = _query_terms(query.text, query.any_of)
             since, until = query.since, query.until
         else:
-            expression = match_expression(query)
-            words = _snippet_words(query)
+            core, alternatives = _query_terms(query)
+        expression = _expression(core, alternatives)
+        # what window_snippet looks for in a body too long for FTS5's snippet()
+        words = [word for term in (*core, *alternatives) for word in term.split()]
         if expression is None or limit <= 0:
             return []
         # Bounds are inclusive days; compare ISO strings (all stored in UTC, one format).
