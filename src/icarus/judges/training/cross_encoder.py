@@ -17,7 +17,9 @@ Steps:
 3. after each pass the validation macro-F1 over ``train.SELECTION_SETS`` is measured and the best pass kept;
 4. the kept model is exported to ONNX and its weights quantised to int8 (onnxruntime's dynamic
    quantisation), then its graph is tidied (``graph_tidy``: the same logits bit for bit, about a tenth less
-   time a run); everything after this reads the int8 model, because that is what ships;
+   time a run) and its weight bytes are stored unsigned (``unsigned_weights``: the same numbers, computed
+   exactly on CPUs without AVX-512 VNNI too); everything after this reads the int8 model, because that is
+   what ships;
 5. temperature scaling and an isotonic confidence map are fitted on the validation split;
 6. ``weights/<name>.onnx``, ``.tokenizer.json`` and ``.json`` are written (script version, seed, base model,
    data files with their SHA-256, per-pass validation scores, and the int8 model's validation and test
@@ -58,6 +60,7 @@ from icarus.judges.training.train import (
     scores_by_dataset,
     selection_score,
 )
+from icarus.judges.training.unsigned_weights import unsign_file
 
 __all__ = [
     "BASE_MODEL_PACKAGE",
@@ -182,7 +185,7 @@ def _judge_logits(
 
 
 def _export_int8(model: Any, encodings: Sequence[Any], target: Path) -> dict[str, Any]:
-    """Export, quantise and tidy ``model`` into ``target``; the record of the tidy step."""
+    """Export, quantise, tidy and unsign ``model`` into ``target``; the records of the last two steps."""
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
@@ -204,7 +207,8 @@ def _export_int8(model: Any, encodings: Sequence[Any], target: Path) -> dict[str
             dynamo=False,
         )
         quantize_dynamic(str(full), str(target), weight_type=QuantType.QInt8, per_channel=PER_CHANNEL)
-    return tidy_file(target).to_json()
+    tidied = tidy_file(target).to_json()
+    return {"graph_tidy": tidied, "unsigned_weights": unsign_file(target).to_json()}
 
 
 def _load_pairs(
@@ -330,7 +334,7 @@ _TRAINING_RECORD = (
     "torch",
     "train_seconds",
 )
-_KEPT_IF_RECORDED = ("graph_tidy",)  # not in records made before the step existed
+_KEPT_IF_RECORDED = ("graph_tidy", "unsigned_weights")  # not in records made before the step existed
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -363,6 +367,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         help="with --recalibrate: first tidy the kept model's graph (graph_tidy; same logits, faster runs)",
     )
     parser.add_argument(
+        "--unsign-weights",
+        action="store_true",
+        help="with --recalibrate: store the kept model's int8 weights as uint8 (unsigned_weights; exact "
+        "products on every CPU)",
+    )
+    parser.add_argument(
         "--checkpoint",
         type=Path,
         help="also keep the trained full-precision model in this folder (not shipped)",
@@ -373,9 +383,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         help="skip training: export, quantise and calibrate the model kept earlier with --checkpoint",
     )
     args = parser.parse_args(argv)
-    if args.tidy_graph and not args.recalibrate:
+    if (args.tidy_graph or args.unsign_weights) and not args.recalibrate:
         parser.error(
-            "--tidy-graph works on the kept model: use it with --recalibrate (training tidies anyway)"
+            "--tidy-graph and --unsign-weights work on the kept model: use them with --recalibrate "
+            "(training does both anyway)"
         )
     console = Console()
     started = time.monotonic()
@@ -392,6 +403,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         if args.tidy_graph:
             record["graph_tidy"] = tidy_file(onnx_path).to_json()
             console.print(f"graph tidied: {record['graph_tidy']}")
+        if args.unsign_weights:
+            record["unsigned_weights"] = unsign_file(onnx_path).to_json()
+            console.print(f"weights unsigned: {record['unsigned_weights']}")
     else:
         if args.from_checkpoint:
             model, tokenizer, record = _load_checkpoint(args.from_checkpoint)
@@ -400,7 +414,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             if args.checkpoint:
                 _save_checkpoint(model, record, args.checkpoint)
         args.out.mkdir(parents=True, exist_ok=True)
-        record["graph_tidy"] = _export_int8(model, _encode(tokenizer, pairs[Split.VALIDATION]), onnx_path)
+        record |= _export_int8(model, _encode(tokenizer, pairs[Split.VALIDATION]), onnx_path)
         tokenizer.save(str(tokenizer_path))  # padding and truncation off: `_tokenizer`, `_encode`
         record["train_seconds"] = round(time.monotonic() - started, 1)
 
