@@ -88,9 +88,10 @@ class Settings(BaseSettings):
     )
     llm_model: str | None = Field(default=None, description="Model name at the LLM endpoint.")
     offline_judge: str = Field(
-        default="offline-minilm@1",
+        default="offline-minilm@2",
         description="Registered offline judge (name@version) used when no LLM endpoint is configured: "
-        "offline-minilm@1 (MiniLM cross-encoder), offline-wordllama@1 (static embeddings) or offline-lexical@1.",
+        "offline-minilm@2 (MiniLM cross-encoder, figures read by rule), offline-minilm@1 (the cross-encoder "
+        "alone), offline-wordllama@1 (static embeddings) or offline-lexical@1.",
     )
     llm_api_key: SecretStr | None = Field(default=None, description="API key for the LLM endpoint.")
     x_bearer_token: SecretStr | None = Field(

@@ -17,6 +17,7 @@ def test_registry_contents_are_pinned() -> None:
     assert sorted(JUDGES) == [
         "offline-lexical@1",
         "offline-minilm@1",
+        "offline-minilm@2",
         "offline-wordllama@1",
         "openai-compatible@1",
     ]
@@ -58,7 +59,8 @@ def test_unknown_name_and_missing_settings_are_clear_errors() -> None:
 def test_the_offline_judge_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     from icarus.judges.registry import DEFAULT_OFFLINE_JUDGE
 
-    assert Settings().offline_judge == DEFAULT_OFFLINE_JUDGE == "offline-minilm@1"
+    assert Settings().offline_judge == DEFAULT_OFFLINE_JUDGE == "offline-minilm@2"
+    assert judge_from_settings(Settings()).provenance.version == "2"  # type: ignore[attr-defined]
     monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@1")
     assert isinstance(judge_from_settings(Settings()), OfflineLexicalJudge)
     monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@7")

@@ -3,7 +3,9 @@
 ``judge_from_settings`` picks the offline judge named by ``ICARUS_OFFLINE_JUDGE`` (``DEFAULT_OFFLINE_JUDGE``
 unless set) unless both ``ICARUS_LLM_BASE_URL`` and ``ICARUS_LLM_MODEL`` are set. The default is the
 fine-tuned cross-encoder, which beats the embedding and lexical judges on the held-out pairs of the sets the
-targets are set on (docs/evaluation.md, "Stance judges"); both older judges stay registered under their names.
+targets are set on (docs/evaluation.md, "Stance judges"), in its second version: the same model with the
+claim's figures and their directions read by rule (``figures``). The older judges stay registered under
+their names.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ __all__ = [
     "DEFAULT_OFFLINE_JUDGE",
     "JUDGES",
     "LEXICAL_JUDGE",
+    "MINILM_FIGURES_JUDGE",
     "MINILM_JUDGE",
     "OFFLINE_JUDGE",
     "OPENAI_COMPATIBLE_JUDGE",
@@ -35,8 +38,9 @@ __all__ = [
 LEXICAL_JUDGE = "offline-lexical@1"
 WORDLLAMA_JUDGE = "offline-wordllama@1"
 MINILM_JUDGE = "offline-minilm@1"
+MINILM_FIGURES_JUDGE = "offline-minilm@2"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
-DEFAULT_OFFLINE_JUDGE = MINILM_JUDGE
+DEFAULT_OFFLINE_JUDGE = MINILM_FIGURES_JUDGE
 OFFLINE_JUDGE = DEFAULT_OFFLINE_JUDGE
 """The offline judge used when no LLM endpoint is configured (kept under its older name for callers)."""
 
@@ -59,6 +63,10 @@ def _minilm(settings: Settings) -> Judge:
     return OfflineMiniLMJudge()
 
 
+def _minilm_figures(settings: Settings) -> Judge:
+    return OfflineMiniLMJudge(read_figures=True)
+
+
 def _openai_compatible(settings: Settings) -> Judge:
     if not settings.llm_base_url or not settings.llm_model:
         raise JudgeConfigError(
@@ -72,6 +80,7 @@ JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
         LEXICAL_JUDGE: _lexical,
         WORDLLAMA_JUDGE: _wordllama,
         MINILM_JUDGE: _minilm,
+        MINILM_FIGURES_JUDGE: _minilm_figures,
         OPENAI_COMPATIBLE_JUDGE: _openai_compatible,
     }
 )

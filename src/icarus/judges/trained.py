@@ -192,18 +192,24 @@ def calibrated_verdict(
     alignment: list[TokenMatch],
     calibration: Calibration,
     judge: JudgeProvenance,
+    notes: dict[str, object] | None = None,
+    confidence_cap: float = 1.0,
 ) -> StanceVerdict:
     """A trained judge's verdict on ``passage``, the candidate it kept from the quarantined claim, excerpt
     and text (``texts``): the most probable class of ``probabilities`` (calibrated, ``CLASSES`` order), its
-    calibrated confidence, hops from ``alignment``, scope against the whole evidence."""
+    calibrated confidence (at most ``confidence_cap``), hops from ``alignment``, scope against the whole
+    evidence. ``notes`` join the raw answer (what else decided the verdict)."""
     claim, excerpt, text = texts
     top = int(np.argmax(probabilities))
-    confidence = float(calibration.confidence(probabilities[top]))
+    calibrated = float(calibration.confidence(probabilities[top]))
+    confidence = min(calibrated, confidence_cap)
     mismatched = scope_mismatches(claim.text, f"{excerpt.text}\n{text.text}")
     raw = {
         "passage": passage,
         "probabilities": {label: round(float(p), 6) for label, p in zip(CLASSES, probabilities, strict=True)},
-        "calibrated_confidence": round(confidence, 6),
+        "calibrated_confidence": round(calibrated, 6),
+        **({"confidence_cap": confidence_cap} if confidence < calibrated else {}),
+        **(notes or {}),
     }
     return StanceVerdict(
         claim_id=request.claim_id,
