@@ -17,7 +17,14 @@ import wordllama
 
 from icarus.judges.cross_encoder import weight_files
 from icarus.judges.protocol import JudgeRequest
-from icarus.judges.registry import LEXICAL_JUDGE, MINILM_JUDGE, WORDLLAMA_JUDGE, create_judge
+from icarus.judges.registry import (
+    DEFAULT_OFFLINE_JUDGE,
+    LEXICAL_JUDGE,
+    MINILM_FIGURES_JUDGE,
+    MINILM_JUDGE,
+    WORDLLAMA_JUDGE,
+    create_judge,
+)
 from icarus.judges.stancesets import Split, StanceSetError, load_pairs
 
 TARGET_PAIRS_PER_SECOND = 200
@@ -42,7 +49,7 @@ def _pairs() -> tuple[list[tuple[str, str]], str]:
 
 def _shipped_bytes(name: str) -> int:
     """What the judge needs on disk beyond code: its weight files and any embedding table it reads."""
-    if name == MINILM_JUDGE:
+    if name in (MINILM_JUDGE, MINILM_FIGURES_JUDGE):
         return sum(path.stat().st_size for path in weight_files())
     if name != WORDLLAMA_JUDGE:
         return 0
@@ -55,7 +62,7 @@ def _shipped_bytes(name: str) -> int:
 def main(argv: list[str]) -> dict[str, Any]:
     pairs, source = _pairs()
     runs = []
-    for name in (LEXICAL_JUDGE, WORDLLAMA_JUDGE, MINILM_JUDGE):
+    for name in (LEXICAL_JUDGE, WORDLLAMA_JUDGE, MINILM_JUDGE, MINILM_FIGURES_JUDGE):
         judge = create_judge(name)
         requests = [
             JudgeRequest(claim_id=f"c{i}", claim_text=claim, evidence_id=f"e{i}", excerpt=passage)
@@ -72,6 +79,7 @@ def main(argv: list[str]) -> dict[str, Any]:
                 "judge": name,
                 "pairs": len(requests),
                 "pairs_per_s": round(rate, 1),
+                "default": name == DEFAULT_OFFLINE_JUDGE,
                 "meets_200": rate >= TARGET_PAIRS_PER_SECOND,
                 "shipped_mb": round(_shipped_bytes(name) / 2**20, 2),
             }
