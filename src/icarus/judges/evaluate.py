@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from icarus.judges import _text as tx
+from icarus.judges import text as tx
 from icarus.judges.calibration import expected_calibration_error, reliability
 from icarus.judges.metrics import accuracy, confusion, f1_by_label, macro_f1
 from icarus.judges.protocol import Judge, JudgeRequest

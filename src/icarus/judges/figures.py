@@ -5,7 +5,7 @@ Neural stance models read numbers and directions poorly (docs/evaluation.md, "Qu
 the shipped cross-encoder takes "rose 12%" as support for "fell 12%". This module is the deterministic
 part a judge can lean on instead. Pure functions; no model.
 
-A *figure statement* is a figure (``_text.quantities``: value and folded unit, never a year; digits glued
+A *figure statement* is a figure (``text.quantities``: value and folded unit, never a year; digits glued
 to letters or joined by "-" or "/", as in "CO2" or "COVID-19", are names and are skipped) with the
 direction word nearest to it in its clause: up to ``WORDS_BEFORE`` words before the figure ("fell by
 roughly 12%", "a decrease of 12 percent") or, as a noun or comparative, ``WORDS_AFTER`` words after it
@@ -35,7 +35,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from functools import lru_cache
 
-from icarus.judges import _text as tx
+from icarus.judges import text as tx
 
 __all__ = [
     "DOWN_WORDS",

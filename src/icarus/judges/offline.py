@@ -42,7 +42,7 @@ import re
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 
-from icarus.judges import _text as tx
+from icarus.judges import text as tx
 from icarus.judges.protocol import (
     AttributionVerdict,
     JudgeRequest,

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from icarus.jsonlines import json_objects
-from icarus.judges import _text as tx
+from icarus.judges import text as tx
 
 __all__ = [
     "DATASET_FILES",

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from icarus.judges import _text as tx
+from icarus.judges import text as tx
 from icarus.judges.calibration import Calibration
 from icarus.judges.features import FEATURE_VERSION, PairEncoder, TokenMatch, feature_width, load_wordllama
 from icarus.judges.head import CLASSES, StanceHead

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from icarus.judges._text import sentence_spans, stem
+from icarus.judges.text import sentence_spans, stem
 from icarus.ledger import (
     Directness,
     EvidenceItem,

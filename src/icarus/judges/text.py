@@ -1,5 +1,6 @@
-"""Small text tools shared by the offline judge: tokens, a light stemmer, sentences, quantities, years,
-places. Private: the public surface is in ``offline``."""
+"""Small text tools shared by the judges and by the research step's excerpt choice: tokens, a light
+stemmer, sentences, quantities, years, places. Shared so that an excerpt is cut at the same sentence
+boundaries a judge reads."""
 
 from __future__ import annotations
 
