@@ -18,6 +18,7 @@ from icarus.judges.cross_encoder import (
     sided_by_figures,
 )
 from icarus.judges.figures import (
+    NEGATION_WORDS_BEFORE,
     WORDS_AFTER,
     WORDS_BEFORE,
     FiguresOutcome,
@@ -102,6 +103,22 @@ def test_up_and_down_as_particles_are_not_directions() -> None:
 
 def test_digits_inside_names_are_not_figures() -> None:
     assert figure_statements("Rising CO2 levels and COVID-19 cases; the S1/S2 site increased.") == ()
+
+
+def test_a_negation_counts_up_to_negation_words_before_the_direction_word() -> None:
+    gap = ["really"] * (NEGATION_WORDS_BEFORE - 1)
+    assert _only(f"Traffic did not {' '.join(gap)} fall 12%.")[3] is True
+    assert _only(f"Traffic did not {' '.join([*gap, 'really'])} fall 12%.")[3] is False
+
+
+def test_a_page_long_run_of_figures_is_read_figure_by_figure() -> None:
+    # one "sentence" with thousands of figures and no clause break: every figure keeps its own direction
+    count = 3_000
+    text = " ".join(f"lot {index} rose {index % 50 + 1}% and" for index in range(count))
+    rises = [s for s in figure_statements(text) if s.unit == "%"]
+    assert len(rises) == count
+    assert all(s.direction == "up" and not s.negated for s in rises)
+    assert [int(s.value) for s in rises] == [index % 50 + 1 for index in range(count)]
 
 
 def test_a_negation_in_an_earlier_clause_does_not_negate() -> None:

@@ -13,7 +13,8 @@ roughly 12%", "a decrease of 12 percent") or, as a noun or comparative, ``WORDS_
 stops at a clause break, at another figure (in "down 12% from 46,800" the direction is the 12%'s) and, on
 the left, at "than" ("higher than 56 °C" bounds a figure, it does not say it moved). Its *kind* is
 ``level`` when "to" or "at" leads to the figure ("rose to 7.4 percent"), else ``change``. It is *negated*
-when a negation stands before the direction word in the same clause ("did not fall 12%").
+when a negation stands up to ``NEGATION_WORDS_BEFORE`` words before the direction word in the same clause
+("did not fall 12%").
 
 Comparing a claim with a passage (``compare_figures``), only figures of the same kind and unit meet, and
 their values agree when both round to the coarser of the two stated precisions ("12%" meets "11.8%"):
@@ -30,6 +31,7 @@ different quantity, so a lone mismatch of values is not read as a refutation her
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
@@ -39,6 +41,7 @@ from icarus.judges import text as tx
 
 __all__ = [
     "DOWN_WORDS",
+    "NEGATION_WORDS_BEFORE",
     "UP_WORDS",
     "WORDS_AFTER",
     "WORDS_BEFORE",
@@ -72,6 +75,9 @@ _DIRECTIONS_AFTER = frozenset(
 # "fell by roughly 12%": three words between; "a decrease of almost 12%" likewise. "a 12% drop": one after.
 WORDS_BEFORE = 4
 WORDS_AFTER = 2
+# "did not fall", "it is false that traffic fell": a negation this many words before the direction word, in
+# its clause. Bounded, so that a page-long run of figures with no clause break is read in linear time.
+NEGATION_WORDS_BEFORE = 5
 _LEVEL_WORDS = frozenset({"to", "at"})
 # Words that may stand between "to" and the figure without making it a change ("rose to about 7.4%").
 _APPROXIMATORS = frozenset(
@@ -179,7 +185,7 @@ def _direction_after(words: list[tuple[str, int, int]], last: int) -> int:
 
 
 def _negated(words: list[tuple[str, int, int]], where: int) -> bool:
-    for i in range(where - 1, -1, -1):
+    for i in range(where - 1, max(-1, where - 1 - NEGATION_WORDS_BEFORE), -1):
         if words[i][0] in _CLAUSE_BREAKS:
             return False
         if tx.is_negation(words[i][0]):
@@ -189,6 +195,7 @@ def _negated(words: list[tuple[str, int, int]], where: int) -> bool:
 
 def _statements_in(sentence: str) -> list[FigureStatement]:
     words = _words(sentence)
+    starts, ends = [w[1] for w in words], [w[2] for w in words]
     statements = []
     for figure in tx.quantities(sentence):
         digits = _DIGITS.search(sentence, figure.start)
@@ -196,8 +203,9 @@ def _statements_in(sentence: str) -> list[FigureStatement]:
             continue
         if _YEAR_LIKE.fullmatch(figure.text):
             continue  # "the 2016 NASL fall season": a bare four-digit figure in this range is a year
-        first = next((i for i, w in enumerate(words) if w[2] > figure.start), len(words))
-        last = next((i for i, w in enumerate(words) if w[1] >= figure.end), len(words))
+        # bisection, not a scan: a long page can be one "sentence" of thousands of figures
+        first = bisect_right(ends, figure.start)  # the first word ending after the figure starts
+        last = bisect_left(starts, figure.end)  # the first word starting at or after its end
         where = _direction_before(words, first)
         if where < 0:
             where = _direction_after(words, last)
