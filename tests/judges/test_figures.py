@@ -9,6 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from icarus.judges.cross_encoder import (
     FIGURES_CONFIDENCE,
@@ -266,3 +268,19 @@ def test_the_second_version_gets_more_contrast_pairs_right() -> None:
         return sum(judge.stance(r).stance.value == p.label for r, p in zip(requests, pairs, strict=True))
 
     assert right(FIGURES_JUDGE) > right(PLAIN_JUDGE)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("0123456789.,%$€ -/°abcCdeflnoprstuwFOR\u00a0\uff11\n")), max_size=120
+    ),
+    st.text(max_size=120),
+)
+def test_any_text_is_read_without_error(figure_heavy: str, anything: str) -> None:
+    for claim, passage in ((figure_heavy, anything), (anything, figure_heavy), (figure_heavy, figure_heavy)):
+        check = compare_figures(claim, passage)
+        assert check.outcome in set(FiguresOutcome)
+        side, _ = figure_side(claim, passage)
+        assert side in ("", "support", "refute")
+        assert (check.outcome is FiguresOutcome.NONE) <= (side == "")
