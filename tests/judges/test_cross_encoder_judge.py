@@ -16,11 +16,14 @@ from typer.testing import CliRunner
 
 from icarus.cli import app
 from icarus.judges.cross_encoder import (
+    PROBE_PAIRS,
+    PROBE_TOLERANCE,
     PROVIDER,
     WEIGHTS_NAME,
     OfflineMiniLMJudge,
     WeightsError,
     load_weights,
+    probe_logits,
     weight_files,
 )
 from icarus.judges.head import CLASSES
@@ -93,6 +96,31 @@ def test_classes_in_another_order_are_refused(tmp_path: Path) -> None:
     weight_files(folder=tmp_path)[2].write_text(json.dumps(metadata))
     with pytest.raises(WeightsError, match="orders its classes"):
         load_weights(folder=tmp_path)
+
+
+def test_the_record_keeps_probe_logits_that_reproduce_here() -> None:
+    weights = load_weights()
+    recorded = np.asarray(weights.metadata["probe_logits"])
+    assert recorded.shape == (len(PROBE_PAIRS), len(CLASSES))
+    assert np.abs(np.asarray(probe_logits(weights.scorer)) - recorded).max() <= PROBE_TOLERANCE
+
+
+@pytest.mark.parametrize("moved", [PROBE_TOLERANCE * 0.5, PROBE_TOLERANCE * 2])
+def test_a_machine_that_computes_the_model_differently_is_refused(tmp_path: Path, moved: float) -> None:
+    model, metadata = _copied_weights(tmp_path)
+    shutil.copy(weight_files()[0], model)
+    probes = [list(row) for row in metadata["probe_logits"]]  # type: ignore[union-attr]
+    probes[1][2] += moved
+    metadata["probe_logits"] = probes
+    weight_files(folder=tmp_path)[2].write_text(json.dumps(metadata))
+    if moved <= PROBE_TOLERANCE:
+        assert load_weights(folder=tmp_path).metadata["probe_logits"] == probes
+    else:
+        with pytest.raises(WeightsError, match="computes the model differently"):
+            load_weights(folder=tmp_path)
+    del metadata["probe_logits"]  # a record made before probes were kept is not checked
+    weight_files(folder=tmp_path)[2].write_text(json.dumps(metadata))
+    assert "probe_logits" not in load_weights(folder=tmp_path).metadata
 
 
 def test_a_stated_claim_is_supported_and_the_answer_carries_provenance() -> None:

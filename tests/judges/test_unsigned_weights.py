@@ -3,7 +3,10 @@ products are exact on the machine running the tests, and the shipped cross-encod
 
 from __future__ import annotations
 
+import hashlib
 import json
+import shutil
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -12,7 +15,13 @@ import pytest
 onnx = pytest.importorskip("onnx", reason="the unsigned-weights step needs the onnx package (dev extra)")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from icarus.judges.cross_encoder import MODEL_INPUTS, MODEL_OUTPUT, weight_files  # noqa: E402
+from icarus.judges.cross_encoder import (  # noqa: E402
+    MODEL_INPUTS,
+    MODEL_OUTPUT,
+    WeightsError,
+    load_weights,
+    weight_files,
+)
 from icarus.judges.training.graph_tidy import probe_feeds  # noqa: E402
 from icarus.judges.training.unsigned_weights import (  # noqa: E402
     UNSIGNED_VERSION,
@@ -134,3 +143,31 @@ def test_the_shipped_model_is_unsigned_and_exact_on_this_machine() -> None:
     assert check_exact_products(model) == 38 * len(probe_feeds(padded=False))
     record = json.loads(metadata_path.read_text(encoding="utf-8"))["unsigned_weights"]
     assert record["version"] == UNSIGNED_VERSION and record["products_rewritten"] == 38
+
+
+def test_the_signed_model_is_refused_where_its_products_are_not_exact(tmp_path: Path) -> None:
+    """The shipped model turned back into int8 weights (the same numbers): where this machine's products
+    for it are not exact, the judge's loader refuses it by its probe logits."""
+    model_path, tokenizer_path, metadata_path = weight_files()
+    signed = onnx.load(str(model_path))
+    stored = {tensor.name: tensor for tensor in signed.graph.initializer}
+    names = {
+        name for node in signed.graph.node if node.op_type == "MatMulInteger" for name in node.input[1::2]
+    }
+    for name in names & set(stored):  # the weights and their zero points
+        values = numpy_helper.to_array(stored[name]).astype(np.int16) - 128
+        stored[name].CopyFrom(numpy_helper.from_array(values.astype(np.int8), name))
+    assert len(signed_weight_products(signed)) == 38
+    target_model, target_tokenizer, target_metadata = weight_files(folder=tmp_path)
+    onnx.save(signed, str(target_model))
+    shutil.copy(tokenizer_path, target_tokenizer)
+    metadata = json.loads(metadata_path.read_text(encoding="utf-8"))
+    metadata["onnx_sha256"] = hashlib.sha256(target_model.read_bytes()).hexdigest()
+    target_metadata.write_text(json.dumps(metadata), encoding="utf-8")
+    try:
+        check_exact_products(signed)
+    except UnsignedWeightsError:
+        with pytest.raises(WeightsError, match="computes the model differently"):
+            load_weights(folder=tmp_path)
+    else:  # a CPU with AVX-512 VNNI: the signed products are exact too, and the model loads
+        assert load_weights(folder=tmp_path).metadata["onnx_sha256"] == metadata["onnx_sha256"]

@@ -55,6 +55,8 @@ __all__ = [
     "INTRA_OP_THREADS",
     "MODEL_INPUTS",
     "MODEL_OUTPUT",
+    "PROBE_PAIRS",
+    "PROBE_TOLERANCE",
     "PROVIDER",
     "VERSION",
     "WEIGHTS_NAME",
@@ -63,6 +65,7 @@ __all__ = [
     "PairScorer",
     "WeightsError",
     "load_weights",
+    "probe_logits",
     "sided_by_figures",
     "weight_files",
 ]
@@ -83,6 +86,27 @@ MODEL_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 MODEL_OUTPUT = "logits"
 STEMS_ONLY: list[TokenMatch] = []  # hops from stems alone: no embedding alignment (module docstring)
 _ORT_ERRORS_ONLY = 3  # onnxruntime's log level: its warnings about graph details are not for users
+# Pairs whose logits the weights' record keeps (``probe_logits``), so that loading can tell whether this
+# machine computes the model as the machine that recorded it did. Invented sentences with large figures
+# and long words: they exercise every layer's integer products.
+PROBE_PAIRS: tuple[tuple[str, str], ...] = (
+    (
+        "Container traffic at Halden harbor fell 12% in October, the port says",
+        "October traffic statistics: container throughput down 12%, the lowest since records began in 1990.",
+    ),
+    (
+        "The vaccine reduced hospital admissions by half.",
+        "Hospital admissions among vaccinated patients were 50% lower than among unvaccinated ones.",
+    ),
+    (
+        "Global average temperature has increased by about 1.1 degrees Celsius since pre-industrial times.",
+        "Satellite records since 1979 show a steady decrease in the extent of Arctic sea ice.",
+    ),
+)
+# How far a probe's logit may move before the machine is said to compute the model differently. Float
+# steps may round differently between instruction sets (far less than this); the int8 products that
+# saturated on an AVX2 machine before the weights were stored unsigned moved these probes by 0.27 to 0.47.
+PROBE_TOLERANCE = 0.05
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -129,6 +153,31 @@ class PairScorer:
         return out
 
 
+def probe_logits(scorer: PairScorer) -> list[list[float]]:
+    """The logits of ``PROBE_PAIRS``, as the weights' record keeps them."""
+    claims, passages = zip(*PROBE_PAIRS, strict=True)
+    return [[round(float(v), 6) for v in row] for row in scorer.logits(list(claims), list(passages))]
+
+
+def _check_probes(name: str, scorer: PairScorer, recorded: object) -> None:
+    """Refuse a model this machine computes differently from the machine that recorded it (``recorded``:
+    the record's ``probe_logits``; a record made before probes were kept has none, and is not checked)."""
+    if recorded is None:
+        return
+    expected = np.asarray(recorded, dtype=np.float64)
+    if expected.shape != (len(PROBE_PAIRS), len(CLASSES)):
+        raise WeightsError(
+            f"{name} records probe logits of shape {expected.shape}, expected {(len(PROBE_PAIRS), len(CLASSES))}"
+        )
+    moved = float(np.abs(np.asarray(probe_logits(scorer)) - expected).max())
+    if moved > PROBE_TOLERANCE:
+        raise WeightsError(
+            f"{name}: this machine's onnxruntime computes the model differently from the machine that recorded "
+            f"it (a probe logit moved by {moved:.3f}, more than {PROBE_TOLERANCE}), so its answers would not be "
+            "the recorded judge's; choose another offline judge with ICARUS_OFFLINE_JUDGE"
+        )
+
+
 @dataclass(frozen=True)
 class CrossEncoderWeights:
     scorer: PairScorer
@@ -145,7 +194,8 @@ def weight_files(name: str = WEIGHTS_NAME, folder: Path | None = None) -> tuple[
 def load_weights(name: str = WEIGHTS_NAME, folder: Path | None = None) -> CrossEncoderWeights:
     """The model, tokenizer, calibration and metadata stored as ``<name>.onnx``, ``<name>.tokenizer.json``
     and ``<name>.json``. Refuses a model whose SHA-256 differs from the one its metadata records, classes in
-    another order, or a model without the expected inputs and output. Reads no dataset."""
+    another order, a model without the expected inputs and output, or one whose probe logits on this machine
+    are not those recorded (``PROBE_TOLERANCE``). Reads no dataset."""
     model, tokenizer, meta = weight_files(name, folder)
     missing = [path.name for path in (model, tokenizer, meta) if not path.is_file()]
     if missing:
@@ -178,6 +228,7 @@ def load_weights(name: str = WEIGHTS_NAME, folder: Path | None = None) -> CrossE
             f"{model.name} takes {sorted(inputs)} and gives {sorted(outputs)}; "
             f"expected {list(MODEL_INPUTS)} and {MODEL_OUTPUT!r}"
         )
+    _check_probes(name, scorer, metadata.get("probe_logits"))
     try:
         calibration = Calibration.from_json(metadata["calibration"])
     except (KeyError, TypeError, ValueError, AssertionError) as exc:

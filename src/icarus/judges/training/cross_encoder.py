@@ -45,7 +45,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from icarus.judges.cross_encoder import MODEL_INPUTS, MODEL_OUTPUT
+from icarus.judges.cross_encoder import MODEL_INPUTS, MODEL_OUTPUT, PairScorer, probe_logits
 from icarus.judges.head import CLASSES
 from icarus.judges.stancesets import LabelledPair, Split
 from icarus.judges.training.augment import AUGMENT_EVERY, direction_paraphrases, quantity_edits
@@ -178,8 +178,6 @@ def _judge_logits(
     onnx_path: Path, tokenizer_path: Path, pairs: Sequence[LabelledPair]
 ) -> npt.NDArray[np.float64]:
     """Logits exactly as the judge computes them: the shipped files, one pair per run."""
-    from icarus.judges.cross_encoder import PairScorer
-
     scorer = PairScorer.from_files(onnx_path, tokenizer_path, MAX_LENGTH)
     return scorer.logits([p.claim for p in pairs], [p.passage for p in pairs])
 
@@ -454,6 +452,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "validation": validation,
         "test": test,
         "onnx_sha256": file_sha256(onnx_path),
+        "probe_logits": probe_logits(PairScorer.from_files(onnx_path, tokenizer_path, MAX_LENGTH)),
     }
     (args.out / f"{args.name}.json").write_text(json.dumps(metadata, indent=2, sort_keys=True) + "\n")
     console.print(f"calibration {calibration.calibration_id}; wrote {onnx_path}")
