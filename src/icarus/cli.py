@@ -15,6 +15,7 @@ from icarus.api.cli import serve_command, token_app
 from icarus.evaluation.cli import eval_command
 from icarus.jobs.cli import worker_command
 from icarus.judges.cli import judge_app
+from icarus.judges.registry import JudgeConfigError
 from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
 from icarus.reports.render import render_console, render_markdown
 from icarus.reports.replay_cli import replay_command
@@ -135,7 +136,7 @@ def check(
     output = "json" if as_json else "md" if as_md else "html" if as_html else "console"
     try:
         run_check_command(text, post, post_id, policy, reputation or [], output)
-    except UnknownPolicyError as exc:
+    except (UnknownPolicyError, JudgeConfigError) as exc:
         _fail(str(exc))
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from pydantic import SecretStr
+from typer.testing import CliRunner
 
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.llm import OpenAICompatibleJudge
@@ -66,3 +69,23 @@ def test_the_offline_judge_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@7")
     with pytest.raises(JudgeConfigError, match="no judge named"):
         judge_from_settings(Settings())
+
+
+def test_unusable_weights_are_a_clear_error_naming_the_judge(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import icarus.judges.cross_encoder as cross_encoder
+    from icarus.cli import app
+    from icarus.judges.trained import WeightsError
+
+    def refused() -> None:
+        raise WeightsError("offline-minilm-1: this machine's onnxruntime computes the model differently")
+
+    monkeypatch.setattr(cross_encoder, "_shared", refused)
+    with pytest.raises(JudgeConfigError, match=r"judge offline-minilm@2 cannot be used: .*differently"):
+        create_judge("offline-minilm@2")
+    monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path))
+    result = CliRunner().invoke(app, ["check", "Traffic fell 12% in October."])
+    assert result.exit_code == 2
+    assert "error: judge offline-minilm@2 cannot be used" in result.output
+    assert isinstance(create_judge("offline-lexical@1"), OfflineLexicalJudge)  # the way out still works

@@ -17,7 +17,7 @@ from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import Judge
-from icarus.judges.trained import OfflineWordLlamaJudge
+from icarus.judges.trained import OfflineWordLlamaJudge, WeightsError
 from icarus.settings import Settings
 
 __all__ = [
@@ -88,11 +88,16 @@ JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
 
 
 def create_judge(name: str, settings: Settings | None = None) -> Judge:
-    """The judge registered as ``name`` (e.g. ``offline-lexical@1``), built from ``settings``."""
+    """The judge registered as ``name`` (e.g. ``offline-lexical@1``), built from ``settings``. Weights that
+    cannot be used (missing, replaced, or computed differently on this machine) are a ``JudgeConfigError``
+    naming the judge."""
     factory = JUDGES.get(name)
     if factory is None:
         raise JudgeConfigError(f"no judge named {name!r}; registered: {', '.join(sorted(JUDGES))}")
-    return factory(settings if settings is not None else Settings())
+    try:
+        return factory(settings if settings is not None else Settings())
+    except WeightsError as exc:
+        raise JudgeConfigError(f"judge {name} cannot be used: {exc}") from exc
 
 
 def judge_from_settings(settings: Settings) -> Judge:
