@@ -45,6 +45,7 @@ __all__ = [
     "TIDY_VERSION",
     "GraphTidyError",
     "TidyReport",
+    "observe",
     "operator_counts",
     "probe_feeds",
     "tidy_file",
@@ -114,7 +115,7 @@ def _session(model: onnx.ModelProto, optimised: bool) -> Any:
     return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
 
 
-def _observe(model: onnx.ModelProto, names: list[str], feeds: list[Feed]) -> list[dict[str, Any]]:
+def observe(model: onnx.ModelProto, names: list[str], feeds: list[Feed]) -> list[dict[str, Any]]:
     """The values of the intermediate tensors ``names`` for each feed."""
     import onnx
     from onnx import helper
@@ -177,7 +178,7 @@ def _fold_reshapes(model: onnx.ModelProto) -> int:
         and not any(a.name == "allowzero" and a.i for a in node.attribute)
     ]
     names = sorted({name for node in computed for name in node.input[:2]})
-    seen = _observe(model, names, probe_feeds(padded=False))
+    seen = observe(model, names, probe_feeds(padded=False))
     taken = {i.name for i in graph.initializer}
     folded = 0
     for node in computed:
@@ -261,7 +262,7 @@ def _build_key_mask(model: onnx.ModelProto) -> bool:
     trial.graph.initializer.append(numpy_helper.from_array(np.array([1, 2], dtype=np.int64), axes))
     for index, node in enumerate(built):
         trial.graph.node.insert(index, node)
-    for values in _observe(trial, [condition, key_mask], probe_feeds(padded=True)):
+    for values in observe(trial, [condition, key_mask], probe_feeds(padded=True)):
         exported = values[condition]
         ours = values[key_mask]
         if ours.ndim != exported.ndim or not np.array_equal(np.broadcast_to(ours, exported.shape), exported):

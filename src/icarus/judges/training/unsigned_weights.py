@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from icarus.judges.training.graph_tidy import probe_feeds
+from icarus.judges.training.graph_tidy import observe, probe_feeds
 
 if TYPE_CHECKING:
     import onnx
@@ -46,7 +46,6 @@ __all__ = [
 
 UNSIGNED_VERSION = "unsigned-weights@1"
 _SHIFT = 128  # int8 -> uint8: the same integer, offset by the zero point
-_ERRORS_ONLY = 3
 
 
 class UnsignedWeightsError(Exception):
@@ -123,28 +122,19 @@ def check_exact_products(model: onnx.ModelProto) -> int:
     """Run ``model`` on the probe inputs with every ``MatMulInteger`` output exposed, and compare each with
     the exact product of its inputs. Returns how many products were compared; raises
     ``UnsignedWeightsError`` at the first that differs."""
-    import onnx
-    import onnxruntime as ort
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import numpy_helper
 
     nodes = _integer_products(model)
-    probe = onnx.ModelProto()
-    probe.CopyFrom(model)
-    stored = {tensor.name: numpy_helper.to_array(tensor) for tensor in probe.graph.initializer}
-    exposed: dict[str, int] = {}
-    for node in nodes:
-        for name in (node.input[0], node.input[2] if len(node.input) > 2 else ""):
-            if name and name not in stored:
-                exposed[name] = TensorProto.UINT8  # dynamically quantised activations and their zero point
-        exposed[node.output[0]] = TensorProto.INT32
-    probe.graph.output.extend(helper.make_tensor_value_info(n, t, None) for n, t in exposed.items())
-    options = ort.SessionOptions()
-    options.log_severity_level = _ERRORS_ONLY
-    session = ort.InferenceSession(probe.SerializeToString(), options, providers=["CPUExecutionProvider"])
-    names = list(exposed)
+    stored = {tensor.name: numpy_helper.to_array(tensor) for tensor in model.graph.initializer}
+    # the quantised activations, their zero points and the products: everything not stored in the file
+    names = list(
+        dict.fromkeys(
+            name for node in nodes for name in (*node.input, node.output[0]) if name and name not in stored
+        )
+    )
     compared = 0
-    for feed in probe_feeds(padded=False):
-        seen = {**stored, **dict(zip(names, session.run(names, feed), strict=True))}
+    for observed in observe(model, names, probe_feeds(padded=False)):
+        seen = {**stored, **observed}
 
         def value(name: str, seen: dict[str, Any] = seen) -> Any:
             return seen[name].astype(np.int64) if name else np.int64(0)
