@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from icarus.judges.calibration import Calibration
 from icarus.judges.features import TokenMatch
-from icarus.judges.figures import figure_side
+from icarus.judges.figures import FigureCheck, figure_side
 from icarus.judges.head import CLASSES
 from icarus.judges.offline import parsed_attribution_verdicts
 from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
@@ -277,13 +277,20 @@ class OfflineMiniLMJudge:
     def probabilities(self, claims: list[str], passages: list[str]) -> FloatArray:
         """Calibrated class probabilities (``CLASSES`` order), one row per pair; with ``read_figures``,
         sided by the pair's figures where they settle a side."""
+        return self._sided(claims, passages)[0]
+
+    def _sided(
+        self, claims: list[str], passages: list[str]
+    ) -> tuple[FloatArray, list[tuple[str, FigureCheck]]]:
+        """The probabilities of ``probabilities`` and, with ``read_figures``, each pair's figure finding."""
         probabilities = self.weights.calibration.probabilities(self.weights.scorer.logits(claims, passages))
-        if self.read_figures:
-            for row, (claim, passage) in enumerate(zip(claims, passages, strict=True)):
-                side, _ = figure_side(claim, passage)
-                if side:
-                    probabilities[row] = sided_by_figures(probabilities[row], side)
-        return probabilities
+        if not self.read_figures:
+            return probabilities, []
+        findings = [figure_side(claim, passage) for claim, passage in zip(claims, passages, strict=True)]
+        for row, (side, _) in enumerate(findings):
+            if side:
+                probabilities[row] = sided_by_figures(probabilities[row], side)
+        return probabilities, findings
 
     def stance(self, request: JudgeRequest) -> StanceVerdict:
         texts = claim, excerpt, text = (
@@ -292,13 +299,13 @@ class OfflineMiniLMJudge:
             quarantine(request.evidence_text),
         )
         chosen = candidate_passages(claim.text, excerpt.text, text.text)
-        probabilities = self.probabilities([claim.text] * len(chosen), chosen)
+        probabilities, findings = self._sided([claim.text] * len(chosen), chosen)
         best = clearest_side(probabilities)
         passage = chosen[best]
         notes: dict[str, object] = {}
         cap = 1.0
-        if self.read_figures:
-            side, check = figure_side(claim.text, passage)
+        if findings:
+            side, check = findings[best]
             notes["figures"] = {**check.to_json(), "side": side}
             if side:
                 cap = FIGURES_CONFIDENCE
