@@ -174,11 +174,8 @@ def _torch_logits(model: Any, encodings: Sequence[Any]) -> npt.NDArray[np.float6
     return out
 
 
-def _judge_logits(
-    onnx_path: Path, tokenizer_path: Path, pairs: Sequence[LabelledPair]
-) -> npt.NDArray[np.float64]:
-    """Logits exactly as the judge computes them: the shipped files, one pair per run."""
-    scorer = PairScorer.from_files(onnx_path, tokenizer_path, MAX_LENGTH)
+def _judge_logits(scorer: PairScorer, pairs: Sequence[LabelledPair]) -> npt.NDArray[np.float64]:
+    """Logits exactly as the judge computes them (``scorer`` reads the shipped files), one pair per run."""
     return scorer.logits([p.claim for p in pairs], [p.passage for p in pairs])
 
 
@@ -417,7 +414,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         record["train_seconds"] = round(time.monotonic() - started, 1)
 
     # Everything below reads the int8 model through the judge's own scorer: that is what ships.
-    val_logits = _judge_logits(onnx_path, tokenizer_path, pairs[Split.VALIDATION])
+    scorer = PairScorer.from_files(onnx_path, tokenizer_path, MAX_LENGTH)
+    val_logits = _judge_logits(scorer, pairs[Split.VALIDATION])
     y_val = np.array([CLASSES.index(p.label) for p in pairs[Split.VALIDATION]])
     # weighed as in training (each set's labels alike, the target sets twice), so that no one large set
     # (FNC-1 is a third of validation) sets the map for the others
@@ -425,7 +423,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         val_logits, y_val, args.name, pair_weights(pairs[Split.VALIDATION], TARGET_WEIGHT)
     )
     validation = scores_by_dataset(val_logits, pairs[Split.VALIDATION], calibration)
-    test_logits = _judge_logits(onnx_path, tokenizer_path, pairs[Split.TEST])
+    test_logits = _judge_logits(scorer, pairs[Split.TEST])
     test = scores_by_dataset(test_logits, pairs[Split.TEST], calibration)
 
     table = Table(title=f"{args.name} (int8), macro-F1")
@@ -452,7 +450,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "validation": validation,
         "test": test,
         "onnx_sha256": file_sha256(onnx_path),
-        "probe_logits": probe_logits(PairScorer.from_files(onnx_path, tokenizer_path, MAX_LENGTH)),
+        "probe_logits": probe_logits(scorer),
     }
     (args.out / f"{args.name}.json").write_text(json.dumps(metadata, indent=2, sort_keys=True) + "\n")
     console.print(f"calibration {calibration.calibration_id}; wrote {onnx_path}")
