@@ -101,7 +101,13 @@ def test_averitec_answers_become_evidence_under_their_original_address(tmp_path:
     assert first.archive_url == "https://web.archive.org/web/2020/https://www.example.org/t"
     assert first.publisher == "example.org"
     assert first.text == "Did A say B? No The transcript shows otherwise."
+    assert first.text[first.quote_start :] == "No The transcript shows otherwise."
     assert (second.url, second.archive_url, second.text) == ("http://news.example.com/a", None, "Where? Here")
+    assert second.text[second.quote_start :] == "Here"
+
+
+def test_averitec_answer_without_a_question_is_quoted_whole() -> None:
+    assert averitec.answer_text("  ", {"answer": "Here"}) == ("Here", 0)
 
 
 def test_averitec_wayback_address_without_a_scheme_gets_one() -> None:

@@ -1,7 +1,9 @@
 """AVeriTeC (dev), in the gold-evidence setting: the annotators' question–answer pairs are the evidence.
 
 Each answer becomes one evidence item: its text is the question and the answer (with the explanation a
-yes/no answer carries), its address the answer's source URL. Sources given as Wayback Machine copies are
+yes/no answer carries), its address the answer's source URL. Its excerpt is cut from the answer alone
+(``Passage.quote_start``): the question is the annotator's wording, usually the claim's own, and a judge
+reading it would find the claim agreed with whatever the answer says. Sources given as Wayback Machine copies are
 filed under the original address and marked as archived copies. Answers with no web source (``Metadata``,
 taken from the claim's own metadata, or an empty URL on an unanswerable question) are not evidence from
 any source and are left out.
@@ -33,12 +35,18 @@ def original_url(url: str) -> tuple[str, str | None]:
     return original, url
 
 
-def answer_text(question: str, answer: dict[str, Any]) -> str:
-    parts = [question.strip(), str(answer.get("answer", "")).strip()]
+def answer_text(question: str, answer: dict[str, Any]) -> tuple[str, int]:
+    """The item's text (the question, then the answer and any yes/no explanation) and where the answer
+    starts in it."""
+    question = question.strip()
+    parts = [str(answer.get("answer", "")).strip()]
     explanation = answer.get("boolean_explanation")
     if isinstance(explanation, str) and explanation.strip():
         parts.append(explanation.strip())
-    return " ".join(part for part in parts if part)
+    quoted = " ".join(part for part in parts if part)
+    if not question:
+        return quoted, 0
+    return f"{question} {quoted}", len(question) + 1
 
 
 def _passages(row: dict[str, Any], where: str) -> tuple[Passage, ...]:
@@ -49,13 +57,15 @@ def _passages(row: dict[str, Any], where: str) -> tuple[Passage, ...]:
             if not re.match(r"^https?://", url, re.IGNORECASE):
                 continue
             address, archive = original_url(url)
+            text, quote_start = answer_text(str(field(question, "question", where)), answer)
             passages.append(
                 Passage(
                     key=f"q{q_index}a{a_index}",
                     url=address,
                     publisher=domain_of(address),
-                    text=answer_text(str(field(question, "question", where)), answer),
+                    text=text,
                     archive_url=archive,
+                    quote_start=quote_start,
                 )
             )
     return tuple(passages)

@@ -78,6 +78,9 @@ class Passage:
     title: str = ""
     archive_url: str | None = None  # the dataset gave an archived copy of ``url``
     gold_stance: Stance | None = None
+    # Where the source's own words begin in ``text``. Before it stands what the dataset wrote, not the
+    # source (AVeriTeC: the annotator's question), which an excerpt must never quote.
+    quote_start: int = 0
 
 
 @dataclass(frozen=True)

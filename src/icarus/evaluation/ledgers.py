@@ -74,7 +74,8 @@ def passage_item(passage: Passage, claim_text: str, registry: Registry, evidence
         published_at=None,
     )
     item = build_evidence_item(document, claim_text, registry, snapshot_ref(passage.text), AS_OF)
-    span = excerpt_span(passage.text, claim_text)
+    quoted = excerpt_span(passage.text[passage.quote_start :], claim_text)
+    span = Span(start=quoted.start + passage.quote_start, end=quoted.end + passage.quote_start)
     snapshot = item.snapshot
     if passage.archive_url is not None and snapshot is not None:
         snapshot = Snapshot(ref=snapshot.ref, archived=True, archive_url=passage.archive_url)
