@@ -14,6 +14,7 @@ import pytest
 
 from icarus.evaluation import averitec, climate_fever, fnc1, healthver, scifact, wice
 from icarus.evaluation.cases import EvalSet
+from icarus.evaluation.ledgers import passage_item
 from icarus.evaluation.runner import run_evaluation
 from icarus.judges.registry import create_judge
 from icarus.reputation.manual import default_registry
@@ -86,3 +87,16 @@ def test_a_rerun_gives_the_same_numbers() -> None:
     first = without_timing(run(climate_fever.load(path, 10)))
     second = without_timing(run(climate_fever.load(path, 10)))
     assert first == second
+
+
+def test_averitec_excerpts_quote_the_answers_never_the_questions() -> None:
+    path = DATASETS / "averitec/dev.json"
+    if not path.exists():
+        pytest.skip(f"{path} not found; set ICARUS_DATASETS to the datasets folder to run this slice")
+    passages = [p for case in averitec.load(path, 60).cases for p in case.passages]
+    assert passages and all(p.quote_start > 0 for p in passages)  # every real answer follows its question
+    for passage in passages:
+        item = passage_item(passage, "any claim", default_registry(), "ev-0")
+        assert item.excerpt is not None
+        assert item.excerpt.span.start >= passage.quote_start, passage.key
+        assert item.excerpt.text == passage.text[item.excerpt.span.start : item.excerpt.span.end]
