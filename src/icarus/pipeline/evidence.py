@@ -17,6 +17,7 @@ from icarus.ledger import (
     SourceClass,
     Span,
 )
+from icarus.pipeline.reported_claims import is_about_a_statement, reports_a_claim
 from icarus.reputation import Registry, domain_of
 
 _WORD = re.compile(r"[a-z0-9%]+")
@@ -67,15 +68,26 @@ def best_excerpt(text: str, claim_text: str) -> Span:
     """The sentence sharing most content with the claim, a shared figure counting ``FIGURE_WEIGHT`` times a
     shared word (first on ties), as offsets into ``text``. Sentences are the judges' (``sentence_spans``), so
     a decimal point or a thousands separator does not end one and the judge reads the same sentence. How
-    often it picks a gold evidence sentence is measured by ``icarus.evaluation.excerpts`` (docs/checking.md)."""
+    often it picks a gold evidence sentence is measured by ``icarus.evaluation.excerpts`` (docs/checking.md).
+
+    A sentence that reports a claim instead of asserting it (``reported_claims.reports_a_claim``: "Posts
+    claim that X", "Was X?") is taken only when no other sentence shares a word with the claim, unless the
+    claim is itself about a statement (``reported_claims.is_about_a_statement``)."""
     wanted = _content_words(claim_text)
+    skip_reports = not is_about_a_statement(claim_text)
     best = Span(start=0, end=min(len(text), EXCERPT_MAX_CHARS))
-    best_score = -1
+    best_key = (False, -1)
     for start, end in sentence_spans(text):
         shared = wanted & _content_words(text[start:end])
         score = sum(FIGURE_WEIGHT if _is_figure(word) else 1 for word in shared)
-        if score > best_score:
-            best_score = score
+        if (True, score) <= best_key:
+            continue  # cannot win even as an assertion: spare the report patterns (long pages)
+        # an asserting sentence wins over a report only if it shares something with the claim: one that
+        # shares nothing says nothing about it, and a judge reading it would be reading noise
+        asserts = score > 0 and not (skip_reports and reports_a_claim(text[start:end]))
+        key = (asserts, score)
+        if key > best_key:
+            best_key = key
             best = Span(start=start, end=min(end, start + EXCERPT_MAX_CHARS))
     return best
 
