@@ -235,13 +235,8 @@ CASES = [
     Case("brave", _brave, "/library", "/gone", SNIPPET),
     Case("gdelt", _gdelt, "/library", "/gone", ""),  # GDELT gives no snippet
     Case("wikipedia", _wikipedia, "/wiki/Halden_Library", "/wiki/Halden_Gone", SNIPPET),
-    Case(
-        "google_factcheck",
-        _factcheck,
-        "/library",
-        "/gone",
-        "Social media posts: The council voted to extend library hours to 9 pm.",
-    ),
+    # A fact check's search result holds only the claim it reviewed: never evidence, even as a snippet.
+    Case("google_factcheck", _factcheck, "/library", "/gone", ""),
 ]
 
 
@@ -308,6 +303,18 @@ def test_each_provider_feeds_fetched_and_snippet_evidence(
 
 
 # --- 2. failed searches are never evidence ---------------------------------------------------------------
+
+
+def test_an_unreadable_fact_check_is_not_evidence_but_a_note(
+    pages: PageServer, search: SearchServer, tmp_path: Path
+) -> None:
+    pages.html("/library", PAGE)  # "/gone" answers 404
+    output = run_check(capture_text(POST, NOW), services_for([_factcheck(pages, search)], tmp_path), NOW)
+    assert [item.url for item in output.ledger.evidence] == [pages.url("/library")]
+    gone = [note for note in output.link_notes if note.startswith(pages.url("/gone"))]
+    assert gone and "only the claim it reviewed" in gone[0]
+    # the reviewed claim's wording reached no judge as if the checker had written it
+    assert all("Social media posts" not in item.text for item in output.ledger.evidence)
 
 
 def test_failing_and_unconfigured_providers_leave_the_claim_unverifiable(

@@ -49,6 +49,10 @@ from icarus.store import Store, VersionRef
 
 Progress = Callable[[str], None]
 DOCUMENTS_PER_QUERY = 10
+_UNREADABLE = "no text to judge (page unreadable, no snippet)"
+_UNREADABLE_REVIEW = (
+    "fact check page unreadable; its search result holds only the claim it reviewed, which is not evidence"
+)
 
 
 @dataclass
@@ -126,7 +130,7 @@ def run_check(
             if evidence_id not in found:
                 item = _evidence_from_hit(hit, claim, services, now, budget)
                 if item is None:
-                    link_notes.append(f"{hit.url}: no text to judge (page unreadable, no snippet)")
+                    link_notes.append(f"{hit.url}: {_UNREADABLE_REVIEW if hit.review else _UNREADABLE}")
                     continue
                 found[evidence_id] = item
             retrieved_for.setdefault(evidence_id, []).append(claim)
@@ -309,7 +313,8 @@ def _evidence_from_hit(
 ) -> EvidenceItem | None:
     """An evidence item for a search hit. A hit without the document's text (a web search result) is
     fetched and snapshotted; if that cannot be done, the engine's snippet stands in and the item is marked
-    snippet-only, which caps its directness (H28)."""
+    snippet-only, which caps its directness (H28). A fact check's page that cannot be read gives no item:
+    its snippet is the reviewed claim itself. None when there is nothing to judge."""
     if not hit.text and services.fetcher is not None:
         try:
             captured, page = fetch_page(
@@ -336,6 +341,10 @@ def _evidence_from_hit(
                 page.links,
                 archived=captured.meta.archived,
             )
+    if hit.review is not None and not hit.text:
+        # A fact check's search result holds the claim it reviewed, in the claimant's words, not the
+        # checker's finding: judged, it would read as support for the claim the checker rated.
+        return None
     text = hit.text or hit.snippet
     if not text.strip():
         return None  # nothing to anchor an excerpt in: not evidence (G3 would drop it anyway)
