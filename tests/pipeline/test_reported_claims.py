@@ -44,6 +44,8 @@ def test_reports_of_a_claim_are_recognised(sentence: str) -> None:
         "The study found no effect on mortality.",
         "Fact check: the tower was never sold.",  # a checker's own conclusion
         "The Pentagon confirmed the strike on Tuesday.",
+        "Users of the bridge said it was closed for a week.",  # witnesses, not where claims circulate
+        "The message, the bank said, was that rates will fall.",
     ],
 )
 def test_sentences_that_assert_are_not_reports(sentence: str) -> None:

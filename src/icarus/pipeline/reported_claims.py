@@ -35,7 +35,7 @@ _DISTANCE = re.compile(
 # Where claims circulate, followed within a few words by a plain reporting verb ("posts say", "a viral
 # video shared on Facebook claims", "social media users said").
 _CIRCULATION_REPORT = re.compile(
-    r"\b(?:posts?|tweets?|memes?|rumou?rs?|hoax(?:es)?|chain\s+(?:messages?|letters?)|messages?|users"
+    r"\b(?:posts?|tweets?|memes?|rumou?rs?|hoax(?:es)?|chain\s+(?:messages?|letters?)"
     r"|social\s+media|viral\s+\w+|facebook|whatsapp|instagram|tiktok)\b"
     r"(?:\W+\w+){0,6}?\W+(?:claim(?:s|ed)?|sa(?:y|ys|id)|stat(?:e|es|ed)|suggest(?:s|ed)?|insist(?:s|ed)?)\b",
     re.IGNORECASE,
