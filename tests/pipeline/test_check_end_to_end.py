@@ -212,3 +212,31 @@ def test_a_spent_time_budget_skips_the_remaining_searches(services: CheckService
     assert statuses[:2] == ["ok", "ok"]  # searches while the budget lasted
     assert statuses[2:] and set(statuses[2:]) == {"not_run"}
     assert {n.detail for n in output.provider_notes[2:]} == {"check time budget spent"}
+
+
+DEBUNK_PAGE = """<!doctype html><html><head><title>Was the Eiffel Tower sold for scrap? | Example Checks</title>
+</head><body><article>
+<h1>Was the Eiffel Tower sold for scrap in 1925?</h1>
+<p>Claim: The Eiffel Tower was sold for scrap in 1925. Rating: False.</p>
+<p>The Eiffel Tower was never sold for scrap; in 1925 a con man only pretended to sell it to a dealer.</p>
+</article></body></html>"""
+
+
+def test_a_debunk_found_by_research_is_judged_a_refutation(tmp_path: Path) -> None:
+    page = tmp_path / "debunk.html"
+    page.write_text(DEBUNK_PAGE, encoding="utf-8")
+    corpus = LocalCorpus(tmp_path / "corpus.db")
+    corpus.add([page])
+    services = CheckServices(
+        judge=create_judge("offline-lexical@1"),
+        providers=[LocalCorpusProvider(corpus)],
+        registry=Registry(),
+        snapshots=SnapshotStore(tmp_path / "snapshots"),
+        policy=load_policy("icarus@1.1"),
+    )
+    output = run_check(capture_text("The Eiffel Tower was sold for scrap in 1925.", NOW), services, NOW)
+    [item] = output.ledger.evidence
+    assert item.excerpt is not None
+    assert item.excerpt.text.startswith("The Eiffel Tower was never sold for scrap")  # not "Claim: …"
+    [judgment] = item.judgments
+    assert judgment.stance.stance.value == "refute"
