@@ -3,8 +3,8 @@
 Each answer becomes one evidence item: its text is the question and the answer (with the explanation a
 yes/no answer carries), its address the answer's source URL. Its excerpt is cut from the answer alone
 (``Passage.quote_start``): the question is the annotator's wording, usually the claim's own, and a judge
-reading it would find the claim agreed with whatever the answer says. Sources given as Wayback Machine copies are
-filed under the original address and marked as archived copies. Answers with no web source (``Metadata``,
+reading it would find the claim agreed with whatever the answer says. Sources given as Wayback Machine
+copies are filed under the original address and marked as archived copies. Answers with no web source (``Metadata``,
 taken from the claim's own metadata, or an empty URL on an unanswerable question) are not evidence from
 any source and are left out.
 """

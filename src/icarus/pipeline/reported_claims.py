@@ -50,7 +50,7 @@ _STATEMENT_VERB = re.compile(
 
 def reports_a_claim(sentence: str) -> bool:
     """Whether ``sentence`` reports a claim (a question, a claim label, a verb of distance, or a report of
-    what posts or users say) rather than asserting something itself. Pure."""
+    what posts or social media say) rather than asserting something itself. Pure."""
     if sentence.rstrip(_TRAILING).endswith("?"):
         return True
     return bool(
