@@ -288,12 +288,12 @@ class _Researcher:
             for hit in result.hits:
                 ranked.setdefault(hit.url, hit)
         hits = list(ranked.values())[:MAX_RESEARCH_DOCUMENTS]
-        items = [self._item(hit, case.claim) for hit in hits if (hit.text or hit.snippet).strip()]
+        items = [self._item(hit, case.claim) for hit in hits if (hit.text or hit.quotable_snippet).strip()]
         found = {self._source_id(hit) for hit in hits}
         return items, (bool(found & set(case.relevant_docs)) if case.relevant_docs else None)
 
     def _item(self, hit: SearchHit, claim_text: str) -> EvidenceItem:
-        text = hit.text or hit.snippet
+        text = hit.text or hit.quotable_snippet
         document = RetrievedDocument(
             url=hit.url, title=hit.title, text=text, publisher=hit.publisher, published_at=hit.published_at
         )

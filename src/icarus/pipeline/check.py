@@ -313,8 +313,8 @@ def _evidence_from_hit(
 ) -> EvidenceItem | None:
     """An evidence item for a search hit. A hit without the document's text (a web search result) is
     fetched and snapshotted; if that cannot be done, the engine's snippet stands in and the item is marked
-    snippet-only, which caps its directness (H28). A fact check's page that cannot be read gives no item:
-    its snippet is the reviewed claim itself. None when there is nothing to judge."""
+    snippet-only, which caps its directness (H28). None when there is nothing to judge, which is always the
+    case for a fact check whose page cannot be read (``SearchHit.quotable_snippet``)."""
     if not hit.text and services.fetcher is not None:
         try:
             captured, page = fetch_page(
@@ -341,11 +341,7 @@ def _evidence_from_hit(
                 page.links,
                 archived=captured.meta.archived,
             )
-    if hit.review is not None and not hit.text:
-        # A fact check's search result holds the claim it reviewed, in the claimant's words, not the
-        # checker's finding: judged, it would read as support for the claim the checker rated.
-        return None
-    text = hit.text or hit.snippet
+    text = hit.text or hit.quotable_snippet
     if not text.strip():
         return None  # nothing to anchor an excerpt in: not evidence (G3 would drop it anyway)
     document = RetrievedDocument(

@@ -81,6 +81,13 @@ class SearchHit(BaseModel):
         default=None, description="The fact check, for hits from a ClaimReview search."
     )
 
+    @property
+    def quotable_snippet(self) -> str:
+        """The snippet as something a judge may read for the source. A fact check's snippet is the claim it
+        reviewed, in the claimant's words, not the checker's finding: judged, it would read as support for
+        the claim the checker rated, so it is never quoted."""
+        return "" if self.review is not None else self.snippet
+
 
 class ProviderResult(BaseModel):
     """What one provider returned for one query, including why it returned nothing."""

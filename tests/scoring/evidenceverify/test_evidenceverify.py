@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from icarus.judges.offline import OfflineLexicalJudge
-from icarus.research.providers import ProviderResult, SearchHit
+from icarus.research.providers import ClaimReviewRecord, ProviderResult, SearchHit
 from icarus.research.queries import PlannedQuery
 from icarus.scoring.evidenceverify import (
     ALLOWED_TRANSITIONS,
@@ -273,6 +273,17 @@ def test_independent_search_confirmation_counts_as_a_source_of_its_own() -> None
     assert provider.queries and result.independent_search == "ran"
     assert result.status is ClaimStatus.VERIFIED and "group:wire-example" in result.independent_sources
     assert "independent search confirms" in notes(result)
+
+
+def test_a_fact_check_hit_is_not_read_as_confirming_the_claim_it_reviewed() -> None:
+    # A ClaimReview search gives the reviewed claim as its snippet, not the checker's finding.
+    url = "https://check.example/rate"
+    review = ClaimReviewRecord(claim_text=CLAIM, url=url, textual_rating="False")
+    provider = FakeProvider([hit(url, CLAIM, "Check Example").model_copy(update={"review": review})])
+    result = verify_with(provider, [rec("a")])
+    assert result.independent_search == "ran"
+    assert "independent search confirms" not in notes(result)
+    assert result.status is ClaimStatus.UNVERIFIED
 
 
 def test_independent_search_ignores_the_debaters_own_citations() -> None:

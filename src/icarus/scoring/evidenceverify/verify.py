@@ -166,7 +166,7 @@ def _hit_reading(
 ) -> _Reading:
     host = registered_domain(hit.domain or "") if hit.domain else ""
     name = hit.publisher or host or hit.url
-    text = hit.snippet or hit.text[:2000]
+    text = hit.quotable_snippet or hit.text[:2000]
     match = _WIRE_MARK.search(text)
     key = (
         "wire:" + normalise_name(match.group("a") or match.group("b"))
