@@ -1,4 +1,8 @@
-"""Stance-judge throughput: pairs judged per second, one request at a time, as the pipeline asks.
+"""Stance-judge throughput: pairs judged per second, one request at a time and many at once.
+
+One at a time is how a lone request is answered; many at once (``icarus.judges.parallel.judge_all``) is how
+a check judges its evidence items and an evaluation its pairs. Judges that do not opt in to parallel
+requests run the same loop both ways, so their ratio reads the machine's noise.
 
 Target for a default offline judge: at least 200 pairs/s on this 2-core machine (docs/evaluation.md,
 "Stance judges"). Pairs are Climate-FEVER claim–sentence pairs when the dataset is present (``ICARUS_DATASETS``
@@ -15,8 +19,9 @@ from typing import Any
 
 import wordllama
 
-from icarus.judges.cross_encoder import weight_files
-from icarus.judges.protocol import JudgeRequest
+from icarus.judges.cross_encoder import usable_cores, weight_files
+from icarus.judges.parallel import judge_all
+from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.judges.registry import (
     DEFAULT_OFFLINE_JUDGE,
     LEXICAL_JUDGE,
@@ -29,6 +34,7 @@ from icarus.judges.stancesets import Split, StanceSetError, load_pairs
 
 TARGET_PAIRS_PER_SECOND = 200
 PAIRS = 600
+ROUNDS = 2
 _DATASETS = Path(
     os.environ.get("ICARUS_DATASETS", Path(__file__).resolve().parents[2] / "shared" / "datasets")
 )
@@ -59,6 +65,16 @@ def _shipped_bytes(name: str) -> int:
     return sum(p.stat().st_size for p in own) + embeddings.stat().st_size
 
 
+def _rate(judge: Judge, requests: list[JudgeRequest], many_at_once: bool) -> float:
+    started = time.perf_counter()
+    if many_at_once:
+        judge_all(judge, lambda worker, request: worker.stance(request), requests)
+    else:
+        for request in requests:
+            judge.stance(request)
+    return len(requests) / (time.perf_counter() - started)
+
+
 def main(argv: list[str]) -> dict[str, Any]:
     pairs, source = _pairs()
     runs = []
@@ -69,19 +85,23 @@ def main(argv: list[str]) -> dict[str, Any]:
             for i, (claim, passage) in enumerate(pairs)
         ]
         judge.stance(requests[0])  # warm-up: loads the model
-        started = time.perf_counter()
-        for request in requests:
-            judge.stance(request)
-        seconds = time.perf_counter() - started
-        rate = len(requests) / seconds
+        judge_all(judge, lambda worker, request: worker.stance(request), requests[:8])  # and the twin
+        # Interleaved rounds, best of each: the machine's load changes from one second to the next.
+        best = {False: 0.0, True: 0.0}
+        for round_ in range(ROUNDS):
+            for many_at_once in (False, True) if round_ % 2 == 0 else (True, False):
+                best[many_at_once] = max(best[many_at_once], _rate(judge, requests, many_at_once))
+        one, many = best[False], best[True]
         runs.append(
             {
                 "judge": name,
                 "pairs": len(requests),
-                "pairs_per_s": round(rate, 1),
+                "one_at_a_time_per_s": round(one, 1),
+                "many_at_once_per_s": round(many, 1),
+                "many_x_one": round(many / one, 2),
                 "default": name == DEFAULT_OFFLINE_JUDGE,
-                "meets_200": rate >= TARGET_PAIRS_PER_SECOND,
+                "meets_200": max(one, many) >= TARGET_PAIRS_PER_SECOND,
                 "shipped_mb": round(_shipped_bytes(name) / 2**20, 2),
             }
         )
-    return {"runs": runs, "pairs_from": source, "cpus": os.cpu_count()}
+    return {"runs": runs, "pairs_from": source, "cpus": os.cpu_count(), "usable_cores": usable_cores()}

@@ -87,6 +87,13 @@ class Settings(BaseSettings):
         default=None, description="OpenAI-compatible endpoint; unset means offline judges."
     )
     llm_model: str | None = Field(default=None, description="Model name at the LLM endpoint.")
+    llm_parallel_requests: int = Field(
+        default=4,
+        ge=1,
+        le=64,
+        description="How many questions the LLM judge may have open at the endpoint at once, when a check "
+        "or an evaluation has many to ask.",
+    )
     offline_judge: str = Field(
         default="offline-minilm@2",
         description="Registered offline judge (name@version) used when no LLM endpoint is configured: "

@@ -1,4 +1,8 @@
-"""A fake OpenAI-compatible server on 127.0.0.1: canned replies, every request kept for inspection."""
+"""A fake OpenAI-compatible server on 127.0.0.1: canned replies, every request kept for inspection.
+
+It answers requests on several threads at once, as a real endpoint does; a test whose judge asks several
+questions at once (``judges.parallel``) answers by what each request asks (``answer``), not from the queue,
+whose order would then be the order the requests happened to arrive in."""
 
 from __future__ import annotations
 
@@ -42,8 +46,9 @@ class FakeServer:
     base_url: str
     replies: list[tuple[int, str]] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
-    answer: Callable[[dict[str, Any]], dict[str, Any]] | None = None
-    """When no reply is queued: the message content (as JSON) for each request body; unset means 500."""
+    answer: Callable[[dict[str, Any]], dict[str, Any] | str] | None = None
+    """When no reply is queued: the message content for each request body (a dict is sent as JSON, a string
+    as it is); unset means 500."""
 
     def reply_json(self, answer: dict[str, Any] | str, status: int = 200) -> None:
         """Queue a completion whose message content is ``answer`` (a dict is dumped to JSON)."""
@@ -69,10 +74,10 @@ def fake_llm() -> Iterator[FakeServer]:
                 status, payload = state.replies.pop(0)
             elif state.answer is not None:
                 request = json.loads(body)
-                status, payload = (
-                    200,
-                    json.dumps(completion(json.dumps(state.answer(request)), request["model"])),
-                )
+                content = state.answer(request)
+                if not isinstance(content, str):
+                    content = json.dumps(content)
+                status, payload = 200, json.dumps(completion(content, request["model"]))
             else:
                 status, payload = 500, json.dumps({"error": {"message": "no reply queued"}})
             data = payload.encode()

@@ -18,6 +18,13 @@ GOLD = [label for _, _, evidences in CLIMATE_CLAIMS for _, label in evidences]
 STANCE = {"SUPPORTS": "support", "REFUTES": "refute", "NOT_ENOUGH_INFO": "neutral"}
 
 
+def _evidence_id(request: dict[str, object]) -> str:
+    """The evidence id a stance request asks about (the judge writes it into the user message)."""
+    messages = request["messages"]
+    assert isinstance(messages, list)
+    return str(messages[1]["content"]).split("Evidence id: ")[1].split()[0]
+
+
 def _answer(n: int, stance: str) -> dict[str, object]:
     return {
         "evidence_id": f"e{n}",
@@ -36,13 +43,16 @@ def test_the_llm_judge_is_measured_with_one_command(
     monkeypatch.setenv("ICARUS_LLM_BASE_URL", fake_llm.base_url)
     monkeypatch.setenv("ICARUS_LLM_MODEL", "fake-model")
     root = write_climate_fever(tmp_path / "data")
+
     # right on pairs 0-2 and 5; pair 3 (supporting) gets a broken reply, which fails closed to neutral;
-    # pair 4 (refuting) is answered "support"
-    for n, label in enumerate(GOLD[:3]):
-        fake_llm.reply_json(_answer(n, STANCE[label]))
-    fake_llm.reply_json("not json")
-    fake_llm.reply_json(_answer(4, "support"))
-    fake_llm.reply_json(_answer(5, STANCE[GOLD[5]]))
+    # pair 4 (refuting) is answered "support". Answered by the pair asked about: the judge asks several at once.
+    def answer(request: dict[str, object]) -> dict[str, object] | str:
+        n = int(_evidence_id(request).removeprefix("e"))
+        if n == 3:
+            return "not json"
+        return _answer(n, "support" if n == 4 else STANCE[GOLD[n]])
+
+    fake_llm.answer = answer
     out = tmp_path / "out"
     args = ["judge", "eval", "--judge", "openai-compatible@1", "--data", str(root), "--set", "climate-fever"]
     result = runner.invoke(app, [*args, "--split", "all", "--out", str(out), "--json"])

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from icarus.evaluation.cases import ClaimCase, Passage
-from icarus.judges import Judge
+from icarus.judges import Judge, judge_all
 from icarus.ledger import (
     CapturedField,
     Claim,
@@ -93,7 +93,7 @@ def case_ledger(
 ) -> tuple[Ledger, list[EvidenceItem]]:
     """The case's ledger with every item judged against its claim; also the judged items, in input order."""
     subject, claim = case_claim(case)
-    judged = [judge_evidence(item, [claim], judge) for item in items]
+    judged = judge_all(judge, lambda worker, item: judge_evidence(item, [claim], worker), items)
     ledger = Ledger(
         ledger_id=f"eval-{case.case_id}",
         as_of=AS_OF,

@@ -24,7 +24,7 @@ from icarus.evaluation.ledgers import (
     passage_item,
     snapshot_ref,
 )
-from icarus.judges import Judge, JudgeRequest
+from icarus.judges import Judge, JudgeRequest, judge_all
 from icarus.ledger import EvidenceItem, Ledger
 from icarus.pipeline.check import DOCUMENTS_PER_QUERY
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
@@ -208,10 +208,9 @@ def run_evaluation(
             ]
             _score_case(report, case, items, judge, policy, None)
             tick()
-    for pair in evalset.stance_pairs:
-        report.stances.append(_judge_pair(pair, judge))
-        report.judge_failures += report.stances[-1].failed
-        tick()
+    stances = judge_all(judge, _judge_pair, evalset.stance_pairs, tick)
+    report.stances.extend(stances)
+    report.judge_failures += sum(result.failed for result in stances)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -254,7 +253,7 @@ def _score_case(
         )
 
 
-def _judge_pair(pair: StancePair, judge: Judge) -> StanceResult:
+def _judge_pair(judge: Judge, pair: StancePair) -> StanceResult:
     span = excerpt_span(pair.evidence, pair.claim)
     verdict = judge.stance(
         JudgeRequest(

@@ -4,13 +4,15 @@ Judges propose; versioned code decides. ``protocol`` holds the questions and ans
 into ledger records; ``cross_encoder`` is the embedded default (a fine-tuned MiniLM read as int8 ONNX,
 calibrated confidence); ``trained`` is the WordLlama judge (static embeddings, a small numpy head, the same
 calibration scheme), both trained by ``training`` and measured by ``evaluate``; ``offline`` is the lexical judge
-(deterministic, no weights); ``llm`` asks any OpenAI-compatible endpoint; ``quarantine`` cleans text
-before a model reads it (H30); ``registry`` builds judges by versioned name.
+(deterministic, no weights); ``llm`` asks any OpenAI-compatible endpoint; ``parallel`` puts many requests to
+one judge at once; ``quarantine`` cleans text before a model reads it (H30); ``registry`` builds judges by
+versioned name.
 """
 
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge, parse_attributions, propose_self_evidence
+from icarus.judges.parallel import ParallelJudge, judge_all
 from icarus.judges.protocol import (
     AttributionVerdict,
     FailureReason,
@@ -38,10 +40,12 @@ __all__ = [
     "OfflineMiniLMJudge",
     "OfflineWordLlamaJudge",
     "OpenAICompatibleJudge",
+    "ParallelJudge",
     "Quarantined",
     "Recorder",
     "StanceVerdict",
     "create_judge",
+    "judge_all",
     "judge_from_settings",
     "parse_attributions",
     "propose_self_evidence",

@@ -19,15 +19,21 @@ pairs over the policy's three-hop limit (neutral pairs: 7.8 %), within the 5 % t
 constants were set to. Scope is ``trained.scope_mismatches`` on the whole evidence, as for the WordLlama
 judge. Attribution (H3) is parsed by the lexical judge's rules.
 
-No torch at run time: onnxruntime and the ``tokenizers`` package only. The answers are deterministic: the
-session runs on a fixed number of threads (``INTRA_OP_THREADS``).
+No torch at run time: onnxruntime and the ``tokenizers`` package only. The answers are deterministic: a
+request put alone runs on a fixed number of threads (``INTRA_OP_THREADS``). Many requests put at once
+(``judges.parallel.judge_all``) run one pair per core on a twin session of one thread each, which on two
+cores judges more pairs a second than splitting each pair over both (docs/evaluation.md, "Stance judges");
+each pair's logits are bit-identical either way, since a pair's integer products and float steps do not
+depend on how many threads share them (``tests/judges/test_parallel_judging.py``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+import os
+import threading
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -41,7 +47,7 @@ from icarus.judges.features import TokenMatch
 from icarus.judges.figures import FigureCheck, figure_side
 from icarus.judges.head import CLASSES
 from icarus.judges.offline import parsed_attribution_verdicts
-from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
+from icarus.judges.protocol import AttributionVerdict, Judge, JudgeRequest, StanceVerdict
 from icarus.judges.quarantine import quarantine
 from icarus.judges.trained import WeightsError, calibrated_verdict, candidate_passages, clearest_side
 from icarus.ledger.judgments import JudgeProvenance
@@ -67,6 +73,7 @@ __all__ = [
     "load_weights",
     "probe_logits",
     "sided_by_figures",
+    "usable_cores",
     "weight_files",
 ]
 
@@ -111,30 +118,42 @@ PROBE_TOLERANCE = 0.05
 FloatArray = npt.NDArray[np.float64]
 
 
+def _session(model: Path, threads: int) -> Any:
+    # imported here: onnxruntime takes a fifth of a second to load, and most commands judge nothing
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = _ORT_ERRORS_ONLY
+    return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+
+
 @dataclass(frozen=True)
 class PairScorer:
-    """A cross-encoder's ONNX session and tokenizer: (claim, passage) pairs in, ``CLASSES`` logits out."""
+    """A cross-encoder's ONNX session and tokenizer: (claim, passage) pairs in, ``CLASSES`` logits out.
+    Safe to call from several threads at once (onnxruntime sessions and ``tokenizers`` encoders are)."""
 
     session: Any  # onnxruntime.InferenceSession (untyped)
     tokenizer: Tokenizer
+    model: Path  # the file the session reads, so that a twin with other threads can be made
 
     @classmethod
-    def from_files(cls, model: Path, tokenizer: Path, max_length: int) -> PairScorer:
-        # imported here: onnxruntime takes a fifth of a second to load, and most commands judge nothing
-        import onnxruntime as ort
+    def from_files(
+        cls, model: Path, tokenizer: Path, max_length: int, threads: int = INTRA_OP_THREADS
+    ) -> PairScorer:
         from tokenizers import Tokenizer
 
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = INTRA_OP_THREADS
-        options.inter_op_num_threads = 1
-        options.log_severity_level = _ORT_ERRORS_ONLY
-        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         reader = Tokenizer.from_file(str(tokenizer))
         reader.enable_truncation(max_length=max_length, strategy="longest_first")
         # one pair per run, so nothing needs padding; a fixed length stored in the file would cost time and,
         # with int8 activations, change the logits
         reader.no_padding()
-        return cls(session, reader)
+        return cls(_session(model, threads), reader, model)
+
+    def with_threads(self, threads: int) -> PairScorer:
+        """The same model and tokenizer on a session of ``threads`` threads."""
+        return PairScorer(_session(self.model, threads), self.tokenizer, self.model)
 
     def logits(self, claims: list[str], passages: list[str]) -> FloatArray:
         """One row of three logits (``CLASSES`` order) per pair; each pair is run alone (module docstring)."""
@@ -250,6 +269,13 @@ def _shared() -> CrossEncoderWeights:
     return load_weights()
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the platform says, else all)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 class OfflineMiniLMJudge:
     """A ``Judge`` on a fine-tuned cross-encoder: onnxruntime on CPU, no network, deterministic.
 
@@ -264,6 +290,8 @@ class OfflineMiniLMJudge:
     def __init__(self, weights: CrossEncoderWeights | None = None, *, read_figures: bool = False) -> None:
         self.weights = weights if weights is not None else _shared()
         self.read_figures = read_figures
+        self._worker: OfflineMiniLMJudge | None = None
+        self._worker_lock = threading.Lock()
         self.calibration_id = self.weights.calibration.calibration_id
         self.provenance = JudgeProvenance(
             provider=PROVIDER,
@@ -273,6 +301,15 @@ class OfflineMiniLMJudge:
 
     def __repr__(self) -> str:
         return f"OfflineMiniLMJudge({PROVIDER}@{self.provenance.version})"
+
+    def parallel_worker(self) -> tuple[Judge, int]:
+        """A twin on a one-thread session, shared by one thread per usable core (``judges.parallel``).
+        Built on first use: a second session costs memory that a lone request never needs."""
+        with self._worker_lock:
+            if self._worker is None:
+                weights = replace(self.weights, scorer=self.weights.scorer.with_threads(1))
+                self._worker = OfflineMiniLMJudge(weights, read_figures=self.read_figures)
+        return self._worker, usable_cores()
 
     def probabilities(self, claims: list[str], passages: list[str]) -> FloatArray:
         """Calibrated class probabilities (``CLASSES`` order), one row per pair; with ``read_figures``,

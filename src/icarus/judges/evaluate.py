@@ -28,6 +28,7 @@ from typing import Any
 from icarus.judges import text as tx
 from icarus.judges.calibration import expected_calibration_error, reliability
 from icarus.judges.metrics import accuracy, confusion, f1_by_label, macro_f1
+from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.judges.stancesets import LabelledPair
 from icarus.ledger.judgments import ScopeDimension
@@ -54,11 +55,12 @@ class JudgedPair:
 def judge_pairs(
     judge: Judge, pairs: Sequence[LabelledPair], advance: Callable[[], None] | None = None
 ) -> tuple[list[JudgedPair], float]:
-    """Every pair put to ``judge``; returns the answers and the seconds they took."""
-    judged: list[JudgedPair] = []
-    started = time.perf_counter()
-    for n, pair in enumerate(pairs):
-        verdict = judge.stance(
+    """Every pair put to ``judge`` (several at once where the judge opts in: ``judges.parallel``); returns
+    the answers, in the order of ``pairs``, and the seconds they took."""
+
+    def ask(worker: Judge, numbered: tuple[int, LabelledPair]) -> JudgedPair:
+        n, pair = numbered
+        verdict = worker.stance(
             JudgeRequest(
                 claim_id=f"c{n}",
                 claim_text=pair.claim,
@@ -67,18 +69,17 @@ def judge_pairs(
                 evidence_text=pair.passage,
             )
         )
-        judged.append(
-            JudgedPair(
-                pair,
-                verdict.stance.value,
-                float(verdict.confidence),
-                verdict.inference_hops,
-                tuple(d.value for d in verdict.mismatched),
-                verdict.failure is not None,
-            )
+        return JudgedPair(
+            pair,
+            verdict.stance.value,
+            float(verdict.confidence),
+            verdict.inference_hops,
+            tuple(d.value for d in verdict.mismatched),
+            verdict.failure is not None,
         )
-        if advance is not None:
-            advance()
+
+    started = time.perf_counter()
+    judged = judge_all(judge, ask, list(enumerate(pairs)), advance)
     return judged, time.perf_counter() - started
 
 

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from icarus.judges.protocol import (
     AttributionVerdict,
     FailureReason,
+    Judge,
     JudgeCall,
     JudgeRequest,
     Recorder,
@@ -122,10 +123,14 @@ class OpenAICompatibleJudge:
         *,
         max_retries: int = 2,
         recorder: Recorder | None = None,
+        parallel_requests: int = 1,
     ) -> None:
+        if parallel_requests < 1:
+            raise ValueError(f"parallel_requests must be at least 1, not {parallel_requests}")
         self.base_url = base_url
         self.model = model
         self.timeout = timeout
+        self.parallel_requests = parallel_requests
         self._recorder = recorder
         self._provenance = JudgeProvenance(provider=PROVIDER, version=model, calibration_id=CALIBRATION_ID)
         # A placeholder key, never None: the SDK would otherwise read OPENAI_API_KEY from the environment
@@ -143,6 +148,11 @@ class OpenAICompatibleJudge:
     @property
     def provenance(self) -> JudgeProvenance:
         return self._provenance
+
+    def parallel_worker(self) -> tuple[Judge, int]:
+        """Itself, on up to ``parallel_requests`` threads (``judges.parallel``): the client is thread-safe,
+        and the time goes in waiting for the endpoint."""
+        return self, self.parallel_requests
 
     # --- prompts --------------------------------------------------------------------------------------
 

@@ -72,7 +72,12 @@ def _openai_compatible(settings: Settings) -> Judge:
         raise JudgeConfigError(
             f"{OPENAI_COMPATIBLE_JUDGE} needs ICARUS_LLM_BASE_URL and ICARUS_LLM_MODEL to be set"
         )
-    return OpenAICompatibleJudge(settings.llm_base_url, settings.llm_model, settings.llm_api_key)
+    return OpenAICompatibleJudge(
+        settings.llm_base_url,
+        settings.llm_model,
+        settings.llm_api_key,
+        parallel_requests=settings.llm_parallel_requests,
+    )
 
 
 JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(

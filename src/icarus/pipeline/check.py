@@ -28,7 +28,14 @@ from icarus.fetching import (
     capture_url,
     extract_page,
 )
-from icarus.judges import Judge, JudgeRequest, propose_self_evidence, to_attribution, to_claim_judgment
+from icarus.judges import (
+    Judge,
+    JudgeRequest,
+    judge_all,
+    propose_self_evidence,
+    to_attribution,
+    to_claim_judgment,
+)
 from icarus.ledger import (
     Access,
     CapturedImage,
@@ -136,9 +143,11 @@ def run_check(
             retrieved_for.setdefault(evidence_id, []).append(claim)
 
     say(f"judging {len(found)} evidence items")
-    evidence = [
-        judge_evidence(item, retrieved_for[item.evidence_id], services.judge) for item in found.values()
-    ]
+    evidence = judge_all(
+        services.judge,
+        lambda judge, item: judge_evidence(item, retrieved_for[item.evidence_id], judge),
+        list(found.values()),
+    )
     ledger = Ledger(
         ledger_id=_ledger_id(subject, now),
         as_of=now,
