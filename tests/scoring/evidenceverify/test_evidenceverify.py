@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from icarus.judges.offline import OfflineLexicalJudge
+from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
 from icarus.research.providers import ClaimReviewRecord, ProviderResult, SearchHit
 from icarus.research.queries import PlannedQuery
 from icarus.scoring.evidenceverify import (
@@ -284,6 +285,40 @@ def test_a_fact_check_hit_is_not_read_as_confirming_the_claim_it_reviewed() -> N
     assert result.independent_search == "ran"
     assert "independent search confirms" not in notes(result)
     assert result.status is ClaimStatus.UNVERIFIED
+
+
+def test_a_debunk_found_by_search_is_not_read_as_confirming_the_claim_it_restates() -> None:
+    # A debunk restates the claim before refuting it. Read whole, the restatement is the sentence closest to
+    # the claim, and judges took it for support; the judge is now given the sentence a check would quote.
+    finding = "The minutes of the July meeting show the rate was left at 5.00%."
+    debunk = f"Social media posts claim that {CLAIM[0].lower()}{CLAIM[1:]} {finding}"
+    provider = FakeProvider([hit("https://check.example/rate", debunk, "Check Example")])
+    result = verify_with(provider, [rec("a")])
+    assert "independent search confirms" not in notes(result)
+    assert result.status is ClaimStatus.UNVERIFIED  # one cited source, and no independent confirmation
+
+
+def test_the_judge_reads_the_quoted_sentence_with_the_whole_text_for_context() -> None:
+    asked: list[JudgeRequest] = []
+
+    class Recording:
+        def stance(self, request: JudgeRequest) -> StanceVerdict:
+            asked.append(request)
+            return JUDGE.stance(request)
+
+        def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
+            return []
+
+    page = f"Was it true that {CLAIM[0].lower()}{CLAIM[1:-1]}? {DENIES} Markets had expected a rise."
+    store = EvidenceStore.model_validate({"evidence": [rec("a")]})
+    item = ClaimItem(claim_id="c1", text=CLAIM, evidence_ids=["a"])
+    evidence_verify(
+        item, store, CONFIG, stance_judge=Recording(), criticality_judge=OfflineCriticalityJudge(),
+        providers=[FakeProvider([hit("https://check.example/rate", page, "Check Example")])],
+        independent=True, as_of=AS_OF,
+    )  # fmt: skip
+    searched = [r for r in asked if r.evidence_id.startswith("search-")]
+    assert [(r.excerpt, r.evidence_text) for r in searched] == [(DENIES, page)]
 
 
 def test_independent_search_ignores_the_debaters_own_citations() -> None:

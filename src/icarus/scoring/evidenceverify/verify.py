@@ -29,6 +29,7 @@ from decimal import Decimal
 
 from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.ledger import Stance
+from icarus.pipeline.evidence import best_excerpt
 from icarus.provenance.canonical import canonical_url, registered_domain
 from icarus.provenance.citations import normalise_name
 from icarus.research.providers import SearchHit
@@ -145,14 +146,20 @@ def _merge_by_url(records: Sequence[EvidenceRecord]) -> dict[str, str]:
 
 
 def _stance(judge: Judge, claim: ClaimItem, evidence_id: str, text: str, threshold: Decimal) -> Stance:
+    """How ``text`` reads on the claim. The judge is given the sentence a check would quote from it
+    (``best_excerpt``: the one sharing most with the claim that asserts rather than reports it) and the
+    whole text for context, as in ``icarus check``. Given a whole debunk as its excerpt, a judge weighs
+    each sentence and takes the clearest side, which is the debunk's restatement of the claim ("Posts claim
+    that X"): the page would be read as confirming what it refutes."""
     if not text.strip():
         return Stance.NEUTRAL
+    quoted = best_excerpt(text, claim.text).slice(text)
     verdict = judge.stance(
         JudgeRequest(
             claim_id=claim.claim_id,
             claim_text=claim.text,
             evidence_id=evidence_id,
-            excerpt=text,
+            excerpt=quoted,
             evidence_text=text,
         )
     )
