@@ -85,7 +85,7 @@ def main(argv: list[str]) -> dict[str, Any]:
             for i, (claim, passage) in enumerate(pairs)
         ]
         judge.stance(requests[0])  # warm-up: loads the model
-        judge_all(judge, lambda worker, request: worker.stance(request), requests[:8])  # and the twin
+        judge_all(judge, lambda worker, request: worker.stance(request), requests[:60])  # and any twin
         # Interleaved rounds, best of each: the machine's load changes from one second to the next.
         best = {False: 0.0, True: 0.0}
         for round_ in range(ROUNDS):

@@ -10,7 +10,7 @@ import pytest
 from pydantic import SecretStr
 
 from icarus.judges import JudgeRequest, OfflineLexicalJudge, OfflineMiniLMJudge, StanceVerdict, judge_all
-from icarus.judges.cross_encoder import PROBE_PAIRS, usable_cores
+from icarus.judges.cross_encoder import PROBE_PAIRS, TWIN_WORTH_PAIRS, usable_cores
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.parallel import ParallelJudge, worker_plan
 from icarus.judges.protocol import AttributionVerdict, Judge
@@ -66,7 +66,7 @@ class MeetingJudge(ThreadRecordingJudge):
         self.threads_wanted = threads
         self.barrier = threading.Barrier(threads, timeout=10)
 
-    def parallel_worker(self) -> tuple[Judge, int]:
+    def parallel_worker(self, requests: int) -> tuple[Judge, int]:
         return self, self.threads_wanted
 
     def stance(self, request: JudgeRequest) -> StanceVerdict:
@@ -121,16 +121,27 @@ def test_an_exception_in_a_request_propagates() -> None:
 @pytest.mark.parametrize("read_figures", [False, True], ids=["offline-minilm@1", "offline-minilm@2"])
 def test_cross_encoder_answers_many_at_once_exactly_as_one_at_a_time(read_figures: bool) -> None:
     judge = OfflineMiniLMJudge(read_figures=read_figures)
-    worker, threads = judge.parallel_worker()
+    batch = requests() * 3  # enough pairs to be worth the twin session
+    assert len(batch) >= TWIN_WORTH_PAIRS
+    worker, threads = judge.parallel_worker(len(batch))
     assert threads == usable_cores()
-    assert worker is not judge and worker.parallel_worker()[0] is not judge
-    assert judge.parallel_worker()[0] is worker  # the twin is built once
+    assert worker is not judge
+    assert judge.parallel_worker(2)[0] is worker  # built once, then used for any number of requests
     assert worker.weights.scorer.session is not judge.weights.scorer.session
     assert worker.weights.scorer.session.get_session_options().intra_op_num_threads == 1
     assert worker.provenance == judge.provenance
-    one_at_a_time = [judge.stance(r) for r in requests()]
-    many = judge_all(judge, ask, requests())
+    one_at_a_time = [judge.stance(r) for r in batch]
+    many = judge_all(judge, ask, batch)
     assert many == one_at_a_time  # verdicts, raw answers and confidences, field by field
+
+
+def test_a_few_pairs_do_not_build_the_cross_encoders_twin() -> None:
+    judge = OfflineMiniLMJudge()
+    assert judge.parallel_worker(TWIN_WORTH_PAIRS - 1) == (judge, 1)
+    assert judge._worker is None
+    assert worker_plan(judge, TWIN_WORTH_PAIRS - 1) == (judge, 1)
+    worker, threads = worker_plan(judge, TWIN_WORTH_PAIRS)
+    assert worker is not judge and threads == min(usable_cores(), TWIN_WORTH_PAIRS)
 
 
 def test_cross_encoder_logits_do_not_depend_on_the_session_threads() -> None:
@@ -160,7 +171,7 @@ def test_llm_judge_keeps_several_questions_open_at_the_endpoint(fake_llm: FakeSe
     fake_llm.answer = answer
     settings = Settings(llm_base_url=fake_llm.base_url, llm_model="fake-model", llm_parallel_requests=3)
     judge = create_judge(OPENAI_COMPATIBLE_JUDGE, settings)
-    assert isinstance(judge, ParallelJudge) and judge.parallel_worker() == (judge, 3)
+    assert isinstance(judge, ParallelJudge) and judge.parallel_worker(9) == (judge, 3)
     batch = requests()[:9]
     answers = judge_all(judge, ask, batch)
     assert [a.failure for a in answers] == [None] * 9
@@ -171,7 +182,7 @@ def test_llm_judge_keeps_several_questions_open_at_the_endpoint(fake_llm: FakeSe
 def test_llm_parallel_requests_defaults_and_bounds() -> None:
     assert Settings().llm_parallel_requests == 4
     judge = OpenAICompatibleJudge("http://127.0.0.1:9/v1", "m", SecretStr("k"))
-    assert judge.parallel_worker() == (judge, 1)
+    assert judge.parallel_worker(9) == (judge, 1)
     with pytest.raises(ValueError, match="at least 1"):
         OpenAICompatibleJudge("http://127.0.0.1:9/v1", "m", parallel_requests=0)
     with pytest.raises(ValueError):

@@ -64,6 +64,7 @@ __all__ = [
     "PROBE_PAIRS",
     "PROBE_TOLERANCE",
     "PROVIDER",
+    "TWIN_WORTH_PAIRS",
     "VERSION",
     "WEIGHTS_NAME",
     "CrossEncoderWeights",
@@ -89,6 +90,9 @@ WEIGHTS_NAME = "offline-minilm-1"
 # Fixed, so speed does not depend on the machine's core count. On the idle two-core machine two threads
 # judged about 1.6x the pairs per second of one; the int8 logits were bit-identical either way.
 INTRA_OP_THREADS = 2
+# Building the one-thread twin for many pairs at once takes about as long as judging 8 pairs (0.085 s here);
+# judged one per core, pairs take a sixth to a fifth less time each, so it pays for itself in 40 to 50 pairs.
+TWIN_WORTH_PAIRS = 48
 MODEL_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 MODEL_OUTPUT = "logits"
 STEMS_ONLY: list[TokenMatch] = []  # hops from stems alone: no embedding alignment (module docstring)
@@ -302,11 +306,14 @@ class OfflineMiniLMJudge:
     def __repr__(self) -> str:
         return f"OfflineMiniLMJudge({PROVIDER}@{self.provenance.version})"
 
-    def parallel_worker(self) -> tuple[Judge, int]:
+    def parallel_worker(self, requests: int) -> tuple[Judge, int]:
         """A twin on a one-thread session, shared by one thread per usable core (``judges.parallel``).
-        Built on first use: a second session costs memory that a lone request never needs."""
+        Built on first use, and only for at least ``TWIN_WORTH_PAIRS`` requests: a second session costs
+        memory and time that a few requests do not win back."""
         with self._worker_lock:
             if self._worker is None:
+                if requests < TWIN_WORTH_PAIRS:
+                    return self, 1
                 weights = replace(self.weights, scorer=self.weights.scorer.with_threads(1))
                 self._worker = OfflineMiniLMJudge(weights, read_figures=self.read_figures)
         return self._worker, usable_cores()

@@ -149,7 +149,7 @@ class OpenAICompatibleJudge:
     def provenance(self) -> JudgeProvenance:
         return self._provenance
 
-    def parallel_worker(self) -> tuple[Judge, int]:
+    def parallel_worker(self, requests: int) -> tuple[Judge, int]:
         """Itself, on up to ``parallel_requests`` threads (``judges.parallel``): the client is thread-safe,
         and the time goes in waiting for the endpoint."""
         return self, self.parallel_requests

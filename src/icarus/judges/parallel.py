@@ -7,7 +7,8 @@ runs such requests on a few threads and returns the answers in the order of the 
 depend on which thread finished first.
 
 A judge opts in by implementing ``ParallelJudge``: ``parallel_worker`` names the judge the threads share
-(the judge itself, or a twin set up for many callers) and how many threads are worth running. Judges that
+(the judge itself, or a twin set up for many callers) and how many threads are worth running for that many
+requests. Judges that
 do not (the lexical and WordLlama judges compute in Python, where threads would only queue for the lock)
 are asked one request at a time, exactly as before. Every request is independent and each judge answers it
 the same way on any thread, so ``judge_all`` gives the answers a loop would (tests check this for the
@@ -32,8 +33,9 @@ Result = TypeVar("Result")
 class ParallelJudge(Protocol):
     """A judge that answers requests from several threads at once faster than one after another."""
 
-    def parallel_worker(self) -> tuple[Judge, int]:
-        """The judge the worker threads share, and how many threads are worth running (at least 1)."""
+    def parallel_worker(self, requests: int) -> tuple[Judge, int]:
+        """For ``requests`` requests at once: the judge the worker threads share, and how many threads are
+        worth running (1 when setting threads up would cost more than it saves)."""
         ...
 
 
@@ -42,7 +44,7 @@ def worker_plan(judge: Judge, requests: int) -> tuple[Judge, int]:
     itself) unless the judge opts in and there is more than one request."""
     if requests < 2 or not isinstance(judge, ParallelJudge):
         return judge, 1
-    worker, threads = judge.parallel_worker()
+    worker, threads = judge.parallel_worker(requests)
     threads = max(1, min(threads, requests))
     return (worker, threads) if threads > 1 else (judge, 1)
 
