@@ -25,6 +25,7 @@ from icarus.evaluation.ledgers import (
     snapshot_ref,
 )
 from icarus.judges import Judge, JudgeRequest, judge_all
+from icarus.judges.parallel import expect_requests
 from icarus.ledger import EvidenceItem, Ledger
 from icarus.pipeline.check import DOCUMENTS_PER_QUERY
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
@@ -189,6 +190,7 @@ def run_evaluation(
         judge=judge_name,
     )
     started = time.perf_counter()
+    expect_requests(judge, len(evalset.cases) + len(evalset.stance_pairs))  # at least one request each
     if evalset.corpus is not None and evalset.cases:
         with tempfile.TemporaryDirectory(dir=workdir) as folder:
             corpus = LocalCorpus(Path(folder) / "corpus.sqlite")

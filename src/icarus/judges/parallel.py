@@ -23,7 +23,7 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 from icarus.judges.protocol import Judge
 
-__all__ = ["ParallelJudge", "judge_all", "worker_plan"]
+__all__ = ["ParallelJudge", "expect_requests", "judge_all", "worker_plan"]
 
 Input = TypeVar("Input")
 Result = TypeVar("Result")
@@ -47,6 +47,12 @@ def worker_plan(judge: Judge, requests: int) -> tuple[Judge, int]:
     worker, threads = judge.parallel_worker(requests)
     threads = max(1, min(threads, requests))
     return (worker, threads) if threads > 1 else (judge, 1)
+
+
+def expect_requests(judge: Judge, count: int) -> None:
+    """Let ``judge`` set up once for about ``count`` requests to come in small batches (an evaluation asks
+    a handful per claim, over thousands of claims), as it would for one batch that large."""
+    worker_plan(judge, count)
 
 
 def judge_all(
