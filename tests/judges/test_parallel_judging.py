@@ -9,8 +9,15 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from icarus.judges import JudgeRequest, OfflineLexicalJudge, OfflineMiniLMJudge, StanceVerdict, judge_all
-from icarus.judges.cross_encoder import PROBE_PAIRS, TWIN_WORTH_PAIRS, usable_cores
+from icarus.judges import (
+    JudgeRequest,
+    OfflineLexicalJudge,
+    OfflineMiniLMJudge,
+    StanceVerdict,
+    cross_encoder,
+    judge_all,
+)
+from icarus.judges.cross_encoder import PROBE_PAIRS, TWIN_WORTH_PAIRS
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.parallel import ParallelJudge, expect_requests, worker_plan
 from icarus.judges.protocol import AttributionVerdict, Judge
@@ -119,12 +126,15 @@ def test_an_exception_in_a_request_propagates() -> None:
 
 
 @pytest.mark.parametrize("read_figures", [False, True], ids=["offline-minilm@1", "offline-minilm@2"])
-def test_cross_encoder_answers_many_at_once_exactly_as_one_at_a_time(read_figures: bool) -> None:
+def test_cross_encoder_answers_many_at_once_exactly_as_one_at_a_time(
+    read_figures: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cross_encoder, "usable_cores", lambda: 2)  # the same plan on any machine
     judge = OfflineMiniLMJudge(read_figures=read_figures)
     batch = requests() * 3  # enough pairs to be worth the twin session
     assert len(batch) >= TWIN_WORTH_PAIRS
     worker, threads = judge.parallel_worker(len(batch))
-    assert threads == usable_cores()
+    assert threads == 2
     assert worker is not judge
     assert judge.parallel_worker(2)[0] is worker  # built once, then used for any number of requests
     assert worker.weights.scorer.session is not judge.weights.scorer.session
@@ -135,14 +145,19 @@ def test_cross_encoder_answers_many_at_once_exactly_as_one_at_a_time(read_figure
     assert many == one_at_a_time  # verdicts, raw answers and confidences, field by field
 
 
-def test_a_few_pairs_do_not_build_the_cross_encoders_twin() -> None:
+def test_a_few_pairs_or_one_core_do_not_build_the_cross_encoders_twin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cross_encoder, "usable_cores", lambda: 1)
     judge = OfflineMiniLMJudge()
+    assert judge.parallel_worker(10_000) == (judge, 1) and judge._worker is None
+    monkeypatch.setattr(cross_encoder, "usable_cores", lambda: 2)
     assert judge.parallel_worker(TWIN_WORTH_PAIRS - 1) == (judge, 1)
     assert judge._worker is None
     assert worker_plan(judge, TWIN_WORTH_PAIRS - 1) == (judge, 1)
     expect_requests(judge, TWIN_WORTH_PAIRS)  # an evaluation's many small batches, announced at the start
     assert judge._worker is not None
-    assert worker_plan(judge, 2) == ((judge._worker, 2) if usable_cores() > 1 else (judge, 1))
+    assert worker_plan(judge, 2) == (judge._worker, 2)  # built once, then used for any batch
 
 
 def test_cross_encoder_logits_do_not_depend_on_the_session_threads() -> None:

@@ -308,15 +308,16 @@ class OfflineMiniLMJudge:
 
     def parallel_worker(self, requests: int) -> tuple[Judge, int]:
         """A twin on a one-thread session, shared by one thread per usable core (``judges.parallel``).
-        Built on first use, and only for at least ``TWIN_WORTH_PAIRS`` requests: a second session costs
-        memory and time that a few requests do not win back."""
+        Built on first use, and only for at least ``TWIN_WORTH_PAIRS`` requests on at least two cores: a
+        second session costs memory and time that a few requests, or one core, do not win back."""
+        cores = usable_cores()
         with self._worker_lock:
             if self._worker is None:
-                if requests < TWIN_WORTH_PAIRS:
+                if requests < TWIN_WORTH_PAIRS or cores < 2:
                     return self, 1
                 weights = replace(self.weights, scorer=self.weights.scorer.with_threads(1))
                 self._worker = OfflineMiniLMJudge(weights, read_figures=self.read_figures)
-        return self._worker, usable_cores()
+        return self._worker, cores
 
     def probabilities(self, claims: list[str], passages: list[str]) -> FloatArray:
         """Calibrated class probabilities (``CLASSES`` order), one row per pair; with ``read_figures``,
