@@ -3,7 +3,10 @@ loop gives, threads only for judges that opt in, and real concurrency where they
 
 from __future__ import annotations
 
+import logging
+import shutil
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +20,12 @@ from icarus.judges import (
     cross_encoder,
     judge_all,
 )
-from icarus.judges.cross_encoder import PROBE_PAIRS, TWIN_WORTH_PAIRS
+from icarus.judges.cross_encoder import PROBE_PAIRS, TWIN_WORTH_PAIRS, load_weights, weight_files
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.parallel import ParallelJudge, expect_requests, worker_plan
 from icarus.judges.protocol import AttributionVerdict, Judge
 from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE, create_judge
+from icarus.judges.trained import WeightsError
 from icarus.settings import Settings
 from tests.judges.conftest import FakeServer
 
@@ -158,6 +162,24 @@ def test_a_few_pairs_or_one_core_do_not_build_the_cross_encoders_twin(
     expect_requests(judge, TWIN_WORTH_PAIRS)  # an evaluation's many small batches, announced at the start
     assert judge._worker is not None
     assert worker_plan(judge, 2) == (judge._worker, 2)  # built once, then used for any batch
+
+
+def test_a_model_file_replaced_after_loading_is_never_run_by_the_twin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(cross_encoder, "usable_cores", lambda: 2)
+    for shipped, copy in zip(weight_files(), weight_files(folder=tmp_path), strict=True):
+        shutil.copy(shipped, copy)
+    judge = OfflineMiniLMJudge(load_weights(folder=tmp_path))
+    model = weight_files(folder=tmp_path)[0]
+    model.write_bytes(model.read_bytes()[:-1] + b"\0")  # after it was checked and loaded
+    with pytest.raises(WeightsError, match="damaged or was replaced"):
+        judge.weights.scorer.with_threads(1)
+    with caplog.at_level(logging.WARNING, logger="icarus.judges.cross_encoder"):
+        assert judge.parallel_worker(TWIN_WORTH_PAIRS) == (judge, 1)  # keeps judging on the checked session
+    assert "judging one pair at a time" in caplog.text and judge._worker is None
+    batch = requests()[:4]
+    assert judge_all(judge, ask, batch) == [OfflineMiniLMJudge().stance(r) for r in batch]
 
 
 def test_cross_encoder_logits_do_not_depend_on_the_session_threads() -> None:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import threading
 from dataclasses import dataclass, replace
@@ -120,9 +121,10 @@ PROBE_PAIRS: tuple[tuple[str, str], ...] = (
 PROBE_TOLERANCE = 0.05
 
 FloatArray = npt.NDArray[np.float64]
+_log = logging.getLogger(__name__)
 
 
-def _session(model: Path, threads: int) -> Any:
+def _session(model: bytes, threads: int) -> Any:
     # imported here: onnxruntime takes a fifth of a second to load, and most commands judge nothing
     import onnxruntime as ort
 
@@ -130,7 +132,20 @@ def _session(model: Path, threads: int) -> Any:
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.log_severity_level = _ORT_ERRORS_ONLY
-    return ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+
+
+def _model_bytes(model: Path, expected_sha256: str | None) -> tuple[bytes, str]:
+    """The model file's bytes and SHA-256, refused unless the digest is ``expected_sha256`` (when given).
+    Sessions are built from these very bytes, so what was checked is what runs."""
+    data = model.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if expected_sha256 is not None and digest != expected_sha256:
+        raise WeightsError(
+            f"{model.name} has SHA-256 {digest}, its metadata records {expected_sha256}: "
+            "the model file is damaged or was replaced"
+        )
+    return data, digest
 
 
 @dataclass(frozen=True)
@@ -140,24 +155,29 @@ class PairScorer:
 
     session: Any  # onnxruntime.InferenceSession (untyped)
     tokenizer: Tokenizer
-    model: Path  # the file the session reads, so that a twin with other threads can be made
+    model: Path  # the file the session was built from, so that a twin with other threads can be made
+    model_sha256: str  # and its digest then, which the twin's bytes must match
 
     @classmethod
     def from_files(
-        cls, model: Path, tokenizer: Path, max_length: int, threads: int = INTRA_OP_THREADS
+        cls, model: Path, tokenizer: Path, max_length: int, expected_sha256: str | None = None
     ) -> PairScorer:
+        """Raises ``WeightsError`` when ``expected_sha256`` is given and the model's digest differs."""
         from tokenizers import Tokenizer
 
+        data, digest = _model_bytes(model, expected_sha256)
         reader = Tokenizer.from_file(str(tokenizer))
         reader.enable_truncation(max_length=max_length, strategy="longest_first")
         # one pair per run, so nothing needs padding; a fixed length stored in the file would cost time and,
         # with int8 activations, change the logits
         reader.no_padding()
-        return cls(_session(model, threads), reader, model)
+        return cls(_session(data, INTRA_OP_THREADS), reader, model, digest)
 
     def with_threads(self, threads: int) -> PairScorer:
-        """The same model and tokenizer on a session of ``threads`` threads."""
-        return PairScorer(_session(self.model, threads), self.tokenizer, self.model)
+        """The same model and tokenizer on a session of ``threads`` threads. Raises ``WeightsError`` if the
+        model file no longer holds the bytes this scorer was built from."""
+        data, _ = _model_bytes(self.model, self.model_sha256)
+        return PairScorer(_session(data, threads), self.tokenizer, self.model, self.model_sha256)
 
     def logits(self, claims: list[str], passages: list[str]) -> FloatArray:
         """One row of three logits (``CLASSES`` order) per pair; each pair is run alone (module docstring)."""
@@ -234,14 +254,11 @@ def load_weights(name: str = WEIGHTS_NAME, folder: Path | None = None) -> CrossE
     max_length = metadata.get("max_length")
     if not isinstance(max_length, int) or isinstance(max_length, bool) or max_length < 1:
         raise WeightsError(f"{name} records no usable max_length ({max_length!r})")
-    digest = hashlib.sha256(model.read_bytes()).hexdigest()
-    if digest != metadata.get("onnx_sha256"):
-        raise WeightsError(
-            f"{model.name} has SHA-256 {digest}, its metadata records {metadata.get('onnx_sha256')}: "
-            "the model file is damaged or was replaced"
-        )
+    recorded = metadata.get("onnx_sha256")
     try:
-        scorer = PairScorer.from_files(model, tokenizer, max_length)
+        scorer = PairScorer.from_files(model, tokenizer, max_length, str(recorded))
+    except WeightsError:
+        raise
     except Exception as exc:  # onnxruntime and tokenizers raise bare Exception subclasses on unreadable files
         raise WeightsError(f"{name} cannot be read: {exc}") from exc
     inputs = {i.name for i in scorer.session.get_inputs()}
@@ -315,7 +332,13 @@ class OfflineMiniLMJudge:
             if self._worker is None:
                 if requests < TWIN_WORTH_PAIRS or cores < 2:
                     return self, 1
-                weights = replace(self.weights, scorer=self.weights.scorer.with_threads(1))
+                try:
+                    scorer = self.weights.scorer.with_threads(1)
+                except WeightsError as exc:
+                    # the model file changed since it was checked: keep judging with the checked session
+                    _log.warning("judging one pair at a time: %s", exc)
+                    return self, 1
+                weights = replace(self.weights, scorer=scorer)
                 self._worker = OfflineMiniLMJudge(weights, read_figures=self.read_figures)
         return self._worker, cores
 
