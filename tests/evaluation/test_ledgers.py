@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from icarus.evaluation.cases import Passage
 from icarus.evaluation.ledgers import passage_item
-from icarus.pipeline.evidence import EXCERPT_MAX_CHARS
 from icarus.reputation.manual import default_registry
+from icarus.research.excerpts import EXCERPT_MAX_CHARS
 
 CLAIM = "Kirron Kher said rape is part of Indian culture and tradition."
 QUESTION = "Did Kirron Kher say that rape is part of Indian culture and tradition?"

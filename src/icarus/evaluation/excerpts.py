@@ -1,4 +1,4 @@
-"""How often the research step's excerpt (``pipeline.evidence.best_excerpt``) lands on a gold evidence sentence.
+"""How often the research step's excerpt (``research.excerpts.best_excerpt``) lands on a gold evidence sentence.
 
 Two public sets say which sentences of a cited document are the evidence: SciFact (the rationale sentences
 of each cited abstract, train claims) and WiCE (the supporting sentences of each cited web page, dev claims).
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from icarus.evaluation._files import json_lines, locate
 from icarus.evaluation.cases import DatasetError
-from icarus.pipeline.evidence import best_excerpt
+from icarus.research.excerpts import best_excerpt
 
 __all__ = ["ExcerptCase", "excerpt_hit_rate", "main", "scifact_cases", "wice_cases"]
 

@@ -26,8 +26,9 @@ from icarus.ledger import (
     SubjectKind,
 )
 from icarus.pipeline.check import judge_evidence
-from icarus.pipeline.evidence import EXCERPT_MAX_CHARS, RetrievedDocument, best_excerpt, build_evidence_item
+from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item
 from icarus.reputation import Registry
+from icarus.research.excerpts import EXCERPT_MAX_CHARS, best_excerpt
 
 __all__ = ["AS_OF", "CLAIM_ID", "case_claim", "case_ledger", "excerpt_span", "passage_item", "snapshot_ref"]
 

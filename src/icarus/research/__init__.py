@@ -2,7 +2,9 @@
 
 ``plan_queries`` (pure) turns a claim into typed queries; a ``SearchProvider`` answers each with a
 ``ProviderResult`` that is ``ok``, ``not_run`` or ``error`` and never raises. The embedded default provider
-is the local SQLite FTS5 corpus (``LocalCorpus``); web providers live in ``icarus.research.web``.
+is the local SQLite FTS5 corpus (``LocalCorpus``); web providers live in ``icarus.research.web``. Of each
+document found, ``excerpts.best_excerpt`` picks the sentence an evidence item quotes, passing over sentences
+that only report the claim (``reported_claims``).
 """
 
 from icarus.research.corpus import (

@@ -29,9 +29,9 @@ from decimal import Decimal
 
 from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.ledger import Stance
-from icarus.pipeline.evidence import best_excerpt
 from icarus.provenance.canonical import canonical_url, registered_domain
 from icarus.provenance.citations import normalise_name
+from icarus.research.excerpts import best_excerpt
 from icarus.research.providers import SearchHit
 from icarus.scoring.evidenceverify.criticality import CriticalityAnswer
 from icarus.scoring.evidenceverify.models import (

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from icarus.evaluation import excerpts
-from icarus.pipeline.evidence import EXCERPT_MAX_CHARS, FIGURE_WEIGHT, best_excerpt
+from icarus.research.excerpts import EXCERPT_MAX_CHARS, FIGURE_WEIGHT, best_excerpt
 
 
 def _excerpt(text: str, claim: str) -> str:

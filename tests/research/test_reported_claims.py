@@ -1,4 +1,4 @@
-"""Sentences that report a claim are not quoted as the source's evidence for it (``pipeline.reported_claims``)."""
+"""Sentences that report a claim are not quoted as the source's evidence for it (``research.reported_claims``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from icarus.judges.protocol import JudgeRequest
 from icarus.judges.registry import create_judge
-from icarus.pipeline.evidence import best_excerpt
-from icarus.pipeline.reported_claims import is_about_a_statement, reports_a_claim
+from icarus.research.excerpts import best_excerpt
+from icarus.research.reported_claims import is_about_a_statement, reports_a_claim
 
 
 @pytest.mark.parametrize(
