@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import threading
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
+from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
 from icarus.research.providers import ClaimReviewRecord, ProviderResult, SearchHit
@@ -28,6 +30,9 @@ from icarus.scoring.evidenceverify import (
 from icarus.scoring.evidenceverify.criticality import CriticalityAnswer
 from icarus.scoring.evidenceverify.models import EvidenceRecord
 from icarus.scoring.evidenceverify.verify import NO_CONFIRMATION, source_key
+from tests.judges.conftest import FakeServer, fake_llm
+
+__all__ = ["fake_llm"]  # the shared fake OpenAI-compatible server, used as a fixture here
 
 CONFIG = load_evidenceverify_config()
 JUDGE = OfflineLexicalJudge()
@@ -319,6 +324,38 @@ def test_the_judge_reads_the_quoted_sentence_with_the_whole_text_for_context() -
     )  # fmt: skip
     searched = [r for r in asked if r.evidence_id.startswith("search-")]
     assert [(r.excerpt, r.evidence_text) for r in searched] == [(DENIES, page)]
+
+
+def test_an_llm_judge_reads_the_search_hits_several_at_once(fake_llm: FakeServer) -> None:
+    meeting = threading.Barrier(3, timeout=10)
+
+    def answer(request: dict[str, Any]) -> dict[str, Any]:
+        user = request["messages"][1]["content"]
+        evidence_id = user.split("Evidence id: ")[1].split()[0]
+        if evidence_id.startswith("search-"):
+            meeting.wait()  # the three hits' questions are open at once, or the barrier breaks (fails closed)
+        return {
+            "evidence_id": evidence_id,
+            "stance": "support",
+            "confidence": 0.9,
+            "inference_hops": 0,
+            "scope_matches": True,
+            "mismatched_dimensions": [],
+            "rationale": "stated",
+        }
+
+    fake_llm.answer = answer
+    judge = OpenAICompatibleJudge(fake_llm.base_url, "fake-model", parallel_requests=3, max_retries=0)
+    provider = FakeProvider([hit(f"https://wire{n}.example/rate", AGREES, f"Wire {n}") for n in range(3)])
+    store = EvidenceStore.model_validate({"evidence": [rec("a")]})
+    item = ClaimItem(claim_id="c1", text=CLAIM, evidence_ids=["a"])
+    result = evidence_verify(
+        item, store, CONFIG, stance_judge=judge, criticality_judge=OfflineCriticalityJudge(),
+        providers=[provider], independent=True, as_of=AS_OF,
+    )  # fmt: skip
+    assert result.status is ClaimStatus.VERIFIED
+    assert "independent search confirms" in notes(result)
+    assert all(f"group:wire-{n}" in result.independent_sources for n in range(3))
 
 
 def test_independent_search_ignores_the_debaters_own_citations() -> None:

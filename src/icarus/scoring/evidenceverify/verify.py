@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
+from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.ledger import Stance
 from icarus.provenance.canonical import canonical_url, registered_domain
@@ -235,9 +236,14 @@ def verify_claim(
     keys = _merge_by_url(resolved)
     readings: list[_Reading] = []
     social_records: list[tuple[EvidenceRecord, Stance]] = []
-    for record in usable:
-        text = record.snippet or record.title
-        stance = _stance(stance_judge, claim, record.evidence_id, text, config.stance_confidence)
+    stances = judge_all(  # several at once where the judge gains from it (an LLM endpoint does)
+        stance_judge,
+        lambda judge, record: _stance(
+            judge, claim, record.evidence_id, record.snippet or record.title, config.stance_confidence
+        ),
+        usable,
+    )
+    for record, stance in zip(usable, stances, strict=True):
         social = (
             record.source_type is SourceType.TWITTER or record.credibility_tier not in config.non_social_tiers
         )
@@ -262,7 +268,11 @@ def verify_claim(
         notes.append(f"independent search {search_state}; this is not evidence against the claim")
     else:
         search_state = "ran"
-        hits = [_hit_reading(h, i, claim, stance_judge, config) for i, h in enumerate(search.hits, start=1)]
+        hits = judge_all(
+            stance_judge,
+            lambda judge, numbered: _hit_reading(numbered[1], numbered[0], claim, judge, config),
+            list(enumerate(search.hits, start=1)),
+        )
         readings += hits
         confirming = sorted({h.label for h in hits if h.stance is Stance.SUPPORT and h.non_social})
         denying = sorted({h.label for h in hits if h.stance is Stance.REFUTE and h.non_social})
