@@ -17,7 +17,6 @@ from icarus.ledger import (
     CapturedField,
     Claim,
     EvidenceItem,
-    Excerpt,
     FieldName,
     Ledger,
     Snapshot,
@@ -74,19 +73,15 @@ def passage_item(passage: Passage, claim_text: str, registry: Registry, evidence
         publisher=passage.publisher,
         published_at=None,
     )
-    item = build_evidence_item(document, claim_text, registry, snapshot_ref(passage.text), AS_OF)
     quoted = excerpt_span(passage.text[passage.quote_start :], claim_text)
     span = Span(start=quoted.start + passage.quote_start, end=quoted.end + passage.quote_start)
+    item = build_evidence_item(
+        document, claim_text, registry, snapshot_ref(passage.text), AS_OF, excerpt=span
+    )
     snapshot = item.snapshot
     if passage.archive_url is not None and snapshot is not None:
         snapshot = Snapshot(ref=snapshot.ref, archived=True, archive_url=passage.archive_url)
-    return item.model_copy(
-        update={
-            "evidence_id": evidence_id,
-            "excerpt": Excerpt(span=span, text=span.slice(passage.text)),
-            "snapshot": snapshot,
-        }
-    )
+    return item.model_copy(update={"evidence_id": evidence_id, "snapshot": snapshot})
 
 
 def case_ledger(

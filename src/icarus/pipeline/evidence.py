@@ -14,6 +14,7 @@ from icarus.ledger import (
     Excerpt,
     Snapshot,
     SourceClass,
+    Span,
 )
 from icarus.reputation import Registry, domain_of
 from icarus.research.excerpts import best_excerpt
@@ -61,10 +62,12 @@ def build_evidence_item(
     links: list[str] | None = None,
     *,
     archived: bool = False,
+    excerpt: Span | None = None,
 ) -> EvidenceItem:
-    """An anchored evidence item (G3): the snapshot hash, and an excerpt that is the exact text slice."""
+    """An anchored evidence item (G3): the snapshot hash, and an excerpt that is the exact text slice: the
+    ``excerpt`` span when the caller has chosen one, else the sentence ``best_excerpt`` picks."""
     entry = registry.lookup(document.url)
-    span = best_excerpt(document.text, claim_text)
+    span = excerpt if excerpt is not None else best_excerpt(document.text, claim_text)
     digest = snapshot_ref.removeprefix("sha256:")
     return EvidenceItem(
         evidence_id=evidence_id_for(document.url),
