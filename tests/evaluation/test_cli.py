@@ -4,7 +4,6 @@ the OpenAI-compatible one included (against a fake server on 127.0.0.1)."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from typer.testing import CliRunner
 from icarus.cli import app
 from icarus.evaluation import climate_fever
 from tests.evaluation.test_loaders import climate_row, write_lines
-from tests.judges.conftest import FakeServer, fake_llm
+from tests.judges.conftest import FakeServer, asked_evidence_id, fake_llm, stance_answer
 
 __all__ = ["fake_llm"]  # the shared fake OpenAI-compatible server, used as a fixture here
 
@@ -109,19 +108,9 @@ def test_bad_input_is_an_error_line_and_exit_code_2(
 
 def support_every_claim(body: dict[str, Any]) -> dict[str, Any]:
     """The fake model's answer: every claim supported, naming the evidence id it was asked about."""
-    user = body["messages"][-1]["content"]
-    evidence_id = re.search(r"Evidence id: (\S+)", user)
-    evidence = evidence_id.group(1) if evidence_id else "?"
+    evidence = asked_evidence_id(body)
     if body["response_format"]["json_schema"]["name"] == "stance_answer":
-        return {
-            "evidence_id": evidence,
-            "stance": "support",
-            "confidence": 0.9,
-            "inference_hops": 0,
-            "scope_matches": True,
-            "mismatched_dimensions": [],
-            "rationale": "states it",
-        }
+        return stance_answer(evidence)
     return {"evidence_id": evidence, "attributions": []}
 
 

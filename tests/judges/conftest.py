@@ -7,6 +7,7 @@ whose order would then be the order the requests happened to arrive in."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -27,6 +28,28 @@ def completion(content: str, model: str = "fake-model") -> dict[str, Any]:
             {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
         ],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def asked_evidence_id(request: dict[str, Any]) -> str:
+    """The evidence id a judge's question names (the judge writes "Evidence id: …" into its user message);
+    empty when it names none."""
+    user = next(m["content"] for m in request["messages"] if m["role"] == "user")
+    found = re.search(r"Evidence id: (\S+)", user)
+    return found.group(1) if found else ""
+
+
+def stance_answer(evidence_id: str, stance: str = "support", **changes: Any) -> dict[str, Any]:
+    """A stance answer that matches the schema, about ``evidence_id``; ``changes`` replace fields."""
+    return {
+        "evidence_id": evidence_id,
+        "stance": stance,
+        "confidence": 0.9,
+        "inference_hops": 0,
+        "scope_matches": True,
+        "mismatched_dimensions": [],
+        "rationale": "The evidence states the claim.",
+        **changes,
     }
 
 

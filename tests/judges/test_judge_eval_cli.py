@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from icarus.cli import app
-from tests.judges.conftest import FakeServer
+from tests.judges.conftest import FakeServer, asked_evidence_id, stance_answer
 from tests.judges.stance_files import CLIMATE_CLAIMS, write_climate_fever, write_covidfact
 
 runner = CliRunner()
@@ -18,23 +18,8 @@ GOLD = [label for _, _, evidences in CLIMATE_CLAIMS for _, label in evidences]
 STANCE = {"SUPPORTS": "support", "REFUTES": "refute", "NOT_ENOUGH_INFO": "neutral"}
 
 
-def _evidence_id(request: dict[str, object]) -> str:
-    """The evidence id a stance request asks about (the judge writes it into the user message)."""
-    messages = request["messages"]
-    assert isinstance(messages, list)
-    return str(messages[1]["content"]).split("Evidence id: ")[1].split()[0]
-
-
 def _answer(n: int, stance: str) -> dict[str, object]:
-    return {
-        "evidence_id": f"e{n}",
-        "stance": stance,
-        "confidence": 0.9,
-        "inference_hops": 1,
-        "scope_matches": True,
-        "mismatched_dimensions": [],
-        "rationale": "-",
-    }
+    return stance_answer(f"e{n}", stance, inference_hops=1, rationale="-")
 
 
 def test_the_llm_judge_is_measured_with_one_command(
@@ -47,7 +32,7 @@ def test_the_llm_judge_is_measured_with_one_command(
     # right on pairs 0-2 and 5; pair 3 (supporting) gets a broken reply, which fails closed to neutral;
     # pair 4 (refuting) is answered "support". Answered by the pair asked about: the judge asks several at once.
     def answer(request: dict[str, object]) -> dict[str, object] | str:
-        n = int(_evidence_id(request).removeprefix("e"))
+        n = int(asked_evidence_id(request).removeprefix("e"))
         if n == 3:
             return "not json"
         return _answer(n, "support" if n == 4 else STANCE[GOLD[n]])

@@ -27,7 +27,7 @@ from icarus.judges.protocol import AttributionVerdict, Judge
 from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE, create_judge
 from icarus.judges.trained import WeightsError
 from icarus.settings import Settings
-from tests.judges.conftest import FakeServer
+from tests.judges.conftest import FakeServer, asked_evidence_id, stance_answer
 
 PAIRS = [
     *PROBE_PAIRS,
@@ -195,16 +195,7 @@ def test_llm_judge_keeps_several_questions_open_at_the_endpoint(fake_llm: FakeSe
 
     def answer(request: dict[str, Any]) -> dict[str, Any]:
         meeting.wait()  # three requests in flight at once, or the barrier breaks and the judge fails closed
-        evidence_id = request["messages"][1]["content"].split("Evidence id: ")[1].split()[0]
-        return {
-            "evidence_id": evidence_id,
-            "stance": "support",
-            "confidence": 0.8,
-            "inference_hops": 0,
-            "scope_matches": True,
-            "mismatched_dimensions": [],
-            "rationale": "stated",
-        }
+        return stance_answer(asked_evidence_id(request))
 
     fake_llm.answer = answer
     settings = Settings(llm_base_url=fake_llm.base_url, llm_model="fake-model", llm_parallel_requests=3)

@@ -8,7 +8,6 @@ No test reaches the internet.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -39,7 +38,7 @@ from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.labels import Label
 from tests.fetching.conftest import FakeServer as PageServer
 from tests.fetching.conftest import Reply
-from tests.judges.conftest import completion
+from tests.judges.conftest import asked_evidence_id, completion, stance_answer
 from tests.research.conftest import FakeServer as SearchServer
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
@@ -353,22 +352,10 @@ class FakeChat:
         request = json.loads(body)
         if self.malformed:
             return '{"evidence_id": "ev-, "stance": support'
-        user = next(m["content"] for m in request["messages"] if m["role"] == "user")
-        found = re.search(r"Evidence id: (\S+)", user)
-        evidence_id = found.group(1) if found else ""
+        evidence_id = asked_evidence_id(request)
         if request["response_format"]["json_schema"]["name"] == "attribution_answer":
             return json.dumps({"evidence_id": evidence_id, "attributions": []})
-        return json.dumps(
-            {
-                "evidence_id": evidence_id,
-                "stance": "support",
-                "confidence": 0.9,
-                "inference_hops": 0,
-                "scope_matches": True,
-                "mismatched_dimensions": [],
-                "rationale": "The evidence states the claim.",
-            }
-        )
+        return json.dumps(stance_answer(evidence_id))
 
 
 @pytest.fixture

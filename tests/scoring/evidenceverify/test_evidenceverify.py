@@ -30,7 +30,7 @@ from icarus.scoring.evidenceverify import (
 from icarus.scoring.evidenceverify.criticality import CriticalityAnswer
 from icarus.scoring.evidenceverify.models import EvidenceRecord
 from icarus.scoring.evidenceverify.verify import NO_CONFIRMATION, source_key
-from tests.judges.conftest import FakeServer, fake_llm
+from tests.judges.conftest import FakeServer, asked_evidence_id, fake_llm, stance_answer
 
 __all__ = ["fake_llm"]  # the shared fake OpenAI-compatible server, used as a fixture here
 
@@ -330,19 +330,10 @@ def test_an_llm_judge_reads_the_search_hits_several_at_once(fake_llm: FakeServer
     meeting = threading.Barrier(3, timeout=10)
 
     def answer(request: dict[str, Any]) -> dict[str, Any]:
-        user = request["messages"][1]["content"]
-        evidence_id = user.split("Evidence id: ")[1].split()[0]
+        evidence_id = asked_evidence_id(request)
         if evidence_id.startswith("search-"):
             meeting.wait()  # the three hits' questions are open at once, or the barrier breaks (fails closed)
-        return {
-            "evidence_id": evidence_id,
-            "stance": "support",
-            "confidence": 0.9,
-            "inference_hops": 0,
-            "scope_matches": True,
-            "mismatched_dimensions": [],
-            "rationale": "stated",
-        }
+        return stance_answer(evidence_id)
 
     fake_llm.answer = answer
     judge = OpenAICompatibleJudge(fake_llm.base_url, "fake-model", parallel_requests=3, max_retries=0)
