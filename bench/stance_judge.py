@@ -65,10 +65,14 @@ def _shipped_bytes(name: str) -> int:
     return sum(p.stat().st_size for p in own) + embeddings.stat().st_size
 
 
+def _stance(judge: Judge, request: JudgeRequest) -> object:
+    return judge.stance(request)
+
+
 def _rate(judge: Judge, requests: list[JudgeRequest], many_at_once: bool) -> float:
     started = time.perf_counter()
     if many_at_once:
-        judge_all(judge, lambda worker, request: worker.stance(request), requests)
+        judge_all(judge, _stance, requests)
     else:
         for request in requests:
             judge.stance(request)
@@ -85,7 +89,7 @@ def main(argv: list[str]) -> dict[str, Any]:
             for i, (claim, passage) in enumerate(pairs)
         ]
         judge.stance(requests[0])  # warm-up: loads the model
-        judge_all(judge, lambda worker, request: worker.stance(request), requests[:60])  # and any twin
+        judge_all(judge, _stance, requests[:60])  # and any twin
         # Interleaved rounds, best of each: the machine's load changes from one second to the next.
         best = {False: 0.0, True: 0.0}
         for round_ in range(ROUNDS):
