@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint setup clean eval train-judge train-judge-minilm serve
+.PHONY: run test bench lint setup clean eval train-judge train-judge-minilm train-judge-cascade serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ train-judge: $(STAMP)
 train-judge-minilm: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m icarus.judges.training.cross_encoder --data $(DATASETS)
+
+# The screened judge (offline-cascade@1): fits its threshold and confidence maps on the validation split from
+# the two shipped judges' answers (no training; needs the dev extras: scikit-learn). About four minutes.
+train-judge-cascade: $(STAMP)
+	$(BIN)/python -m icarus.judges.training.cascade --data $(DATASETS)
 
 # Measure every evaluation set on the public data and regenerate docs/evaluation/ (numbers, Markdown, PNGs).
 # EVAL_JUDGE=NAME@VER picks another judge than the registry's offline default. Sets too slow to run whole

@@ -19,10 +19,12 @@ from typing import Any
 
 import wordllama
 
+from icarus.judges.cascade import parameters_file
 from icarus.judges.cross_encoder import usable_cores, weight_files
 from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.judges.registry import (
+    CASCADE_JUDGE,
     DEFAULT_OFFLINE_JUDGE,
     LEXICAL_JUDGE,
     MINILM_FIGURES_JUDGE,
@@ -54,9 +56,13 @@ def _pairs() -> tuple[list[tuple[str, str]], str]:
 
 
 def _shipped_bytes(name: str) -> int:
-    """What the judge needs on disk beyond code: its weight files and any embedding table it reads."""
+    """What the judge needs on disk beyond code: its weight files and any embedding table it reads (the
+    screened judge needs both of its components')."""
     if name in (MINILM_JUDGE, MINILM_FIGURES_JUDGE):
         return sum(path.stat().st_size for path in weight_files())
+    if name == CASCADE_JUDGE:
+        own = parameters_file().stat().st_size
+        return own + _shipped_bytes(MINILM_FIGURES_JUDGE) + _shipped_bytes(WORDLLAMA_JUDGE)
     if name != WORDLLAMA_JUDGE:
         return 0
     weights = Path(__file__).resolve().parents[1] / "src" / "icarus" / "judges" / "weights"
@@ -82,7 +88,7 @@ def _rate(judge: Judge, requests: list[JudgeRequest], many_at_once: bool) -> flo
 def main(argv: list[str]) -> dict[str, Any]:
     pairs, source = _pairs()
     runs = []
-    for name in (LEXICAL_JUDGE, WORDLLAMA_JUDGE, MINILM_JUDGE, MINILM_FIGURES_JUDGE):
+    for name in (LEXICAL_JUDGE, WORDLLAMA_JUDGE, MINILM_JUDGE, MINILM_FIGURES_JUDGE, CASCADE_JUDGE):
         judge = create_judge(name)
         requests = [
             JudgeRequest(claim_id=f"c{i}", claim_text=claim, evidence_id=f"e{i}", excerpt=passage)

@@ -97,8 +97,10 @@ class Settings(BaseSettings):
     offline_judge: str = Field(
         default="offline-minilm@2",
         description="Registered offline judge (name@version) used when no LLM endpoint is configured: "
-        "offline-minilm@2 (MiniLM cross-encoder, figures read by rule), offline-minilm@1 (the cross-encoder "
-        "alone), offline-wordllama@1 (static embeddings) or offline-lexical@1.",
+        "offline-minilm@2 (MiniLM cross-encoder, figures read by rule), offline-cascade@1 (the embedding "
+        "judge screens out unrelated passages, the cross-encoder judges the rest: about twice as fast), "
+        "offline-minilm@1 (the cross-encoder alone), offline-wordllama@1 (static embeddings) or "
+        "offline-lexical@1.",
     )
     llm_api_key: SecretStr | None = Field(default=None, description="API key for the LLM endpoint.")
     x_bearer_token: SecretStr | None = Field(

@@ -18,6 +18,7 @@ from icarus.settings import Settings
 
 def test_registry_contents_are_pinned() -> None:
     assert sorted(JUDGES) == [
+        "offline-cascade@1",
         "offline-lexical@1",
         "offline-minilm@1",
         "offline-minilm@2",

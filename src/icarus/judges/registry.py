@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from icarus.judges.cascade import OfflineCascadeJudge
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
@@ -21,6 +22,7 @@ from icarus.judges.trained import OfflineWordLlamaJudge, WeightsError
 from icarus.settings import Settings
 
 __all__ = [
+    "CASCADE_JUDGE",
     "DEFAULT_OFFLINE_JUDGE",
     "JUDGES",
     "LEXICAL_JUDGE",
@@ -39,6 +41,7 @@ LEXICAL_JUDGE = "offline-lexical@1"
 WORDLLAMA_JUDGE = "offline-wordllama@1"
 MINILM_JUDGE = "offline-minilm@1"
 MINILM_FIGURES_JUDGE = "offline-minilm@2"
+CASCADE_JUDGE = "offline-cascade@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
 DEFAULT_OFFLINE_JUDGE = MINILM_FIGURES_JUDGE
 OFFLINE_JUDGE = DEFAULT_OFFLINE_JUDGE
@@ -67,6 +70,10 @@ def _minilm_figures(settings: Settings) -> Judge:
     return OfflineMiniLMJudge(read_figures=True)
 
 
+def _cascade(settings: Settings) -> Judge:
+    return OfflineCascadeJudge()
+
+
 def _openai_compatible(settings: Settings) -> Judge:
     if not settings.llm_base_url or not settings.llm_model:
         raise JudgeConfigError(
@@ -86,6 +93,7 @@ JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
         WORDLLAMA_JUDGE: _wordllama,
         MINILM_JUDGE: _minilm,
         MINILM_FIGURES_JUDGE: _minilm_figures,
+        CASCADE_JUDGE: _cascade,
         OPENAI_COMPATIBLE_JUDGE: _openai_compatible,
     }
 )
