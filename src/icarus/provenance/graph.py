@@ -21,7 +21,7 @@ than one cluster; adding a verbatim copy adds none (see tests/provenance/test_in
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 import igraph
 
@@ -62,42 +62,57 @@ def _intra_group_cycles(edges: Sequence[CitationEdge], group_of: Mapping[str, in
     return [tuple(sorted(found)) for found in members.values() if len(found) > 1]
 
 
-def _assign_sinks(components: int, dag: Mapping[int, Mapping[int, str]]) -> list[int]:
-    """For each component, the sink it reaches by the fewest edges.
+def _assign_sinks(components: int, dag: Mapping[int, Mapping[int, str]], populated: Set[int]) -> list[int]:
+    """For each component, the sink it joins: the nearest sink holding ledger items (``populated``) if it
+    reaches one, else the nearest sink of any kind (a source named only outside the ledger).
 
     ``dag[c][d]`` is the lowest id that ``c`` cites inside ``d`` (an evidence id or a virtual node id).
     Among next steps on a shortest path, the one citing the lowest id wins, and the component follows it.
     Keying ties on the cited id rather than on a group's lowest member keeps the choice stable when a
     verbatim copy (with any id) joins a group.
+
+    Preferring ledger sinks matters for the count: an item that copies a ledger origin and also names an
+    outside source would otherwise start a cluster of its own under that outside name, and so add an
+    origin by citing one more source (H3: a citation only ever makes an item derivative).
     """
     reverse: dict[int, list[int]] = defaultdict(list)
     for source, targets in dag.items():
         for target in targets:
             reverse[target].append(source)
+    sinks = [c for c in range(components) if not dag.get(c)]
+    assigned = list(range(components))
+    joined: set[int] = set()
+    # Two rounds: every component that reaches a ledger sink joins one; the rest go by any sink.
+    for starts in ([c for c in sinks if c in populated], sinks):
+        distance = _distances_to(starts, reverse, components)
+        for component in sorted(range(components), key=lambda c: distance[c]):
+            if distance[component] <= 0 or component in joined:
+                continue
+            best = min(
+                (cited, target)
+                for target, cited in dag[component].items()
+                if distance[target] == distance[component] - 1
+            )
+            assigned[component] = assigned[best[1]]
+            joined.add(component)
+    return assigned
+
+
+def _distances_to(starts: Sequence[int], reverse: Mapping[int, Sequence[int]], components: int) -> list[int]:
+    """Edges from each component to the nearest of ``starts`` (0 for those, -1 where none is reached)."""
     distance = [-1] * components
-    frontier = [c for c in range(components) if not dag.get(c)]
-    for component in frontier:
+    for component in starts:
         distance[component] = 0
-    order: list[int] = []
+    frontier = list(starts)
     while frontier:
-        order.extend(frontier)
         following: list[int] = []
         for component in frontier:
-            for upstream in reverse[component]:
+            for upstream in reverse.get(component, ()):
                 if distance[upstream] == -1:
                     distance[upstream] = distance[component] + 1
                     following.append(upstream)
         frontier = following
-    assigned = list(range(components))
-    for component in order:
-        if distance[component] == 0:
-            continue
-        steps = dag[component]
-        best = min(
-            (cited, target) for target, cited in steps.items() if distance[target] == distance[component] - 1
-        )
-        assigned[component] = assigned[best[1]]
-    return assigned
+    return distance
 
 
 def build_graph(
@@ -182,7 +197,8 @@ def _build_graph(
         step = (membership[source], membership[target])
         if step[0] != step[1] and (step[1] not in dag[step[0]] or lowest < dag[step[0]][step[1]]):
             dag[step[0]][step[1]] = lowest
-    sink_of = _assign_sinks(components, dag)
+    populated = {membership[number] for number in range(len(groups))}
+    sink_of = _assign_sinks(components, dag, populated)
 
     cycles: set[tuple[str, ...]] = set()
     for nodes in nodes_of.values():
