@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 from decimal import Decimal as D
 
+import pytest
+
 from icarus.ledger import (
     Access,
     CapturedImage,
@@ -28,7 +30,7 @@ from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.scoring.icarus.gates import g7_violations, is_load_bearing
 from icarus.scoring.icarus.publish import block_publication
-from tests.builders import AS_OF, claim, item, ledger, subject
+from tests.builders import AS_OF, claim, item, ledger, subject, unique_text
 from tests.scoring.scoring_support import claim_of, claim_trace, codes, gates, score
 
 SUPPORTED = [item("a"), item("b")]
@@ -174,6 +176,39 @@ def test_G4_retraction_that_does_not_change_the_label_is_recomputed_only() -> No
     result = score(ledger([*SUPPORTED, item("c", flags=ValidityFlags(retracted=True))]))
     assert claim_of(result)["label"] == "supported"
     assert ("G4", "recomputed") in gates(result)
+
+
+def _retracted_paper_and_coverage(*, paper_judged: bool) -> list:  # type: ignore[type-arg]
+    """A retracted paper (oldest), coverage linking to it, and one unrelated report; both reports support."""
+    paper = item(
+        "paper",
+        published_at=AS_OF - timedelta(days=30),
+        flags=ValidityFlags(retracted=True),
+        **({} if paper_judged else {"judgments": []}),
+    )
+    coverage = item("cov", links=["https://paper.example/story/paper"])
+    return [paper, coverage, item("other")]
+
+
+@pytest.mark.parametrize("paper_judged", [True, False], ids=["judged", "not-judged"])
+def test_G4_a_retracted_origin_takes_its_coverage_down_whether_or_not_it_is_judged(
+    paper_judged: bool,
+) -> None:
+    # The paper is judged only for another claim in the second case: it still elects as the cluster's origin.
+    result = score(ledger(_retracted_paper_and_coverage(paper_judged=paper_judged)))
+    assert claim_of(result)["label"] == "unverifiable"
+    final = claim_trace(result)["passes"][-1]
+    [cluster] = [c for c in final["clusters"] if "cov" in c["members"]]
+    assert cluster["origin"] == "paper" and not cluster["counted"]
+
+
+def test_an_unjudged_origin_that_relies_on_anonymous_sources_makes_the_election_uncertain() -> None:
+    anonymous = "Officials, speaking on condition of anonymity, described the plan. " + unique_text("anon")
+    origin = item("anon", text=anonymous, published_at=AS_OF - timedelta(days=9), judgments=[])
+    coverage = item("cov", links=["https://anon.example/story/anon"])
+    final = claim_trace(score(ledger([origin, coverage, item("other")])))["passes"][-1]
+    [cluster] = [c for c in final["clusters"] if "cov" in c["members"]]
+    assert cluster["origin"] == "anon" and cluster["origin_uncertain"]
 
 
 # --- G5 / G6 -------------------------------------------------------------------------------------------

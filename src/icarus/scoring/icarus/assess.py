@@ -468,6 +468,27 @@ def _stance(
 
 
 @dataclass(frozen=True, slots=True)
+class UnjudgedItem:
+    """What origin election and G4 need from an item with no judgment for the claim: a cluster member that
+    lends no weight can still be its elected origin, and a retracted origin takes its cluster down."""
+
+    first_seen: datetime | None
+    election_eligible: bool
+    uncertain_if_elected: tuple[UncertainReason, ...]
+    retracted: bool
+
+
+def unjudged_item(item: EvidenceItem, claim: Claim, policy: PolicyConfig) -> UnjudgedItem:
+    """The item-level readings of ``assess_item`` that do not depend on a judgment (H9, H10, H11, H16)."""
+    b = _Builder()
+    signals = markers.text_signals(item.text, item.title or "", item.excerpt.text if item.excerpt else "")
+    retracted = _validity(item, signals, policy, b, apply_retraction=False)
+    first_seen, uncertain = _chronology(item, claim, policy, b)
+    eligible = not ("H9" in b.flags and policy.live("H9.exclusion"))
+    return UnjudgedItem(first_seen, eligible, uncertain, retracted)
+
+
+@dataclass(frozen=True, slots=True)
 class Dating:
     """H10's reading of an item's dates, independent of any claim."""
 

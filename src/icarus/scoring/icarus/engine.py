@@ -13,14 +13,15 @@ from decimal import Decimal
 from typing import Any
 
 from icarus.ledger import Claim, ClaimJudgment, EvidenceItem, Ledger, SourceClass, TemporalScope
-from icarus.provenance import ElectionFacts, ProvenanceGraph, UncertainReason, build_graph, elect_origins
+from icarus.provenance import ElectionFacts, ProvenanceGraph, build_graph, elect_origins
 from icarus.scoring.icarus.aggregate import summarise_cluster, totals
 from icarus.scoring.icarus.assess import (
     ItemAssessment,
+    UnjudgedItem,
     assess_item,
-    dating,
     exclude,
     multiply_validity,
+    unjudged_item,
     zero_validity,
 )
 from icarus.scoring.icarus.confidence import confidence
@@ -89,6 +90,12 @@ def _score_claim(
     claim: Claim, ledger: Ledger, items: dict[str, EvidenceItem], graph: ProvenanceGraph, policy: PolicyConfig
 ) -> ClaimOutcome:
     judged = [(item, j) for item in ledger.evidence if (j := item.judgment_for(claim.claim_id)) is not None]
+    judged_ids = {item.evidence_id for item, _ in judged}
+    unjudged = {
+        item.evidence_id: unjudged_item(item, claim, policy)
+        for item in ledger.evidence
+        if item.evidence_id not in judged_ids
+    }
     selfcheck = check_claim(claim, ledger, policy)
     misrepresentation = tuple(f"{m.rule}: {m.message}" for m in selfcheck.misrepresentations)
 
@@ -97,6 +104,7 @@ def _score_claim(
             name,
             claim,
             judged,
+            unjudged,
             items,
             graph,
             policy,
@@ -112,7 +120,9 @@ def _score_claim(
     anchored = run("anchored", drop_unanchored=True, apply_retraction=False) if has_unanchored else raw
     if has_unanchored:
         passes.append(anchored)
-    has_retraction = any(a.retracted for a in raw.assessments.values())
+    has_retraction = any(a.retracted for a in raw.assessments.values()) or any(
+        u.retracted for u in unjudged.values()
+    )
     final = run("final", drop_unanchored=True, apply_retraction=True) if has_retraction else anchored
     if has_retraction:
         passes.append(final)
@@ -186,6 +196,7 @@ def _run_pass(
     name: str,
     claim: Claim,
     judged: list[tuple[EvidenceItem, ClaimJudgment]],
+    unjudged: dict[str, UnjudgedItem],
     items: dict[str, EvidenceItem],
     graph: ProvenanceGraph,
     policy: PolicyConfig,
@@ -203,13 +214,15 @@ def _run_pass(
             assessment = exclude(assessment, "G3", f"dropped: {assessment.anchor_problem}")
         assessments[item.evidence_id] = assessment
 
-    clusters = elect_origins(graph, _election_facts(items, assessments, policy))
+    clusters = elect_origins(graph, _election_facts(items, assessments, unjudged))
     by_cluster: dict[str, list[ItemAssessment]] = {}
     for cluster in clusters:
         members = [assessments[m] for m in cluster.member_ids if m in assessments]
         if not members:
             continue
-        if apply_retraction and cluster.origin_id in assessments and assessments[cluster.origin_id].retracted:
+        origin_id = cluster.origin_id or ""
+        origin = assessments.get(origin_id) or unjudged.get(origin_id)
+        if apply_retraction and origin is not None and origin.retracted:
             members = [zero_validity(m, "G4", "the cluster's elected origin is retracted") for m in members]
         by_cluster[cluster.cluster_id] = members
     if policy.live("H14.magnitude"):
@@ -234,22 +247,26 @@ def _run_pass(
 
 
 def _election_facts(
-    items: dict[str, EvidenceItem], assessments: dict[str, ItemAssessment], policy: PolicyConfig
+    items: dict[str, EvidenceItem], assessments: dict[str, ItemAssessment], unjudged: dict[str, UnjudgedItem]
 ) -> dict[str, ElectionFacts]:
-    """Election facts for every item; members not judged against this claim still take part, dated by H10."""
+    """Election facts for every item; members not judged against this claim take part too, read by the same
+    item-level rules (H9, H10, H11) as judged ones, with the reputation on their record."""
     facts: dict[str, ElectionFacts] = {}
     for evidence_id, item in items.items():
-        assessment = assessments.get(evidence_id)
         precedence = (
             2
             if item.source_class is SourceClass.PRIMARY_OFFICIAL
             else int(item.source_class is SourceClass.WIRE)
         )
+        assessment = assessments.get(evidence_id)
         if assessment is None:
-            dated = dating(item, policy)
-            uncertain = (UncertainReason.FUTURE_DATE,) if dated.impossible_date else ()
+            other = unjudged[evidence_id]
             facts[evidence_id] = ElectionFacts(
-                dated.first_seen, item.reputation.score, precedence, uncertain_if_elected=uncertain
+                other.first_seen,
+                item.reputation.score,
+                precedence,
+                eligible=other.election_eligible,
+                uncertain_if_elected=other.uncertain_if_elected,
             )
         else:
             facts[evidence_id] = ElectionFacts(
