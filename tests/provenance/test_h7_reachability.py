@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from icarus.provenance import EdgeOrigin, build_graph
+from icarus.provenance.citations import Mention, resolve_mentions
 from icarus.scoring.icarus.config import ProvenanceSettings
 from tests.provenance.conftest import item, story
 
@@ -43,3 +44,22 @@ def test_h7_no_artifacts_nothing_reaches(settings: ProvenanceSettings) -> None:
     graph = build_graph([item("a", text=story(1), links=[POST])], [], settings)
     assert graph.reaches_subject == frozenset()
     assert graph.citation_edges == ()
+
+
+def test_h7_the_material_under_review_as_a_ledger_item_reaches_it_and_so_do_its_copies(
+    settings: ProvenanceSettings,
+) -> None:
+    page = "https://authorblog.example/post/1"
+    body = story(20)
+    author = item("blog", url=page + "?utm_source=feed", domain="authorblog.example", text=body)
+    rewrite = item("x", text=body + "\nA few words of its own.", links=[page])
+    unrelated = item("other", text=story(21))
+    graph = build_graph([author, rewrite, unrelated], [page], settings)
+    assert graph.reaches_subject == frozenset({"blog", "x"})
+
+
+def test_h7_narrowing_a_mention_to_the_copy_group_keeps_the_artifact_target() -> None:
+    artifact = "artifact:https://authorblog.example/post/1"
+    mention = Mention("x", ("blog", artifact), EdgeOrigin.LINK, "https://authorblog.example/post/1")
+    edges = resolve_mentions([mention], {"x": 0, "blog": 0, "other": 1})
+    assert {(edge.source, edge.target) for edge in edges} == {("x", "blog"), ("x", artifact)}

@@ -30,11 +30,15 @@ from icarus.provenance.canonical import canonical_url, registered_domain
 from icarus.provenance.model import CitationEdge, EdgeOrigin
 
 __all__ = [
+    "ARTIFACT_PREFIX",
     "Mention",
     "extract_mentions",
     "normalise_name",
     "resolve_mentions",
 ]
+
+ARTIFACT_PREFIX = "artifact:"
+"""Target prefix of an artifact under review (the post or page being checked), as opposed to a ledger item."""
 
 # Normalised spellings of the three wires, folded to one key each.
 _WIRE_ALIASES: Mapping[str, str] = {
@@ -200,7 +204,7 @@ class _Resolver:
         canonical = canonical_url(url)
         targets = [target for target in self.by_url.get(canonical, ()) if target != source_id]
         if canonical in self.artifacts:
-            targets.append(f"artifact:{canonical}")
+            targets.append(f"{ARTIFACT_PREFIX}{canonical}")
         return tuple(sorted(targets))
 
 
@@ -329,6 +333,8 @@ def resolve_mentions(
             targets = mention.targets
             if closest is not None and len(targets) > 1:
                 targets = closest(mention.source, targets)
-        for target in targets:
+        # Narrowing chooses among ledger items; a path back to the material under review always stays (H7).
+        artifacts = [t for t in mention.targets if t.startswith(ARTIFACT_PREFIX) and t not in targets]
+        for target in [*targets, *artifacts]:
             edges.add(CitationEdge(mention.source, target, mention.origin, mention.detail))
     return tuple(sorted(edges, key=lambda e: (e.source, e.target, e.origin, e.detail)))

@@ -26,8 +26,8 @@ from collections.abc import Mapping, Sequence, Set
 import igraph
 
 from icarus.ledger.evidence import EvidenceItem
-from icarus.provenance.canonical import find_duplicates, item_canonical_url
-from icarus.provenance.citations import extract_mentions, resolve_mentions
+from icarus.provenance.canonical import canonical_url, find_duplicates, item_canonical_url
+from icarus.provenance.citations import ARTIFACT_PREFIX, extract_mentions, resolve_mentions
 from icarus.provenance.gc_pause import collection_paused
 from icarus.provenance.model import CitationEdge, EdgeOrigin, ProvenanceGraph
 from icarus.provenance.similarity import similarity_graph
@@ -175,7 +175,18 @@ def _build_graph(
     upstream: dict[int, list[int]] = defaultdict(list)
     for source, target in node_edges:
         upstream[target].append(source)
-    stack = [node_of_virtual[name] for name in virtual if name.startswith("artifact:")]
+    # The material under review itself, when it is also a ledger item, counts as reaching it (with its copies).
+    artifact_urls_canonical = {canonical_url(url) for url in artifact_urls}
+    stack = [node_of_virtual[name] for name in virtual if name.startswith(ARTIFACT_PREFIX)]
+    stack.extend(
+        sorted(
+            {
+                group_of[evidence_id]
+                for evidence_id, url in canonical_urls.items()
+                if url in artifact_urls_canonical
+            }
+        )
+    )
     reached = set(stack)
     while stack:
         for source in upstream[stack.pop()]:
