@@ -149,3 +149,14 @@ def test_a_claim_with_no_evidence_says_finding_nothing_is_not_evidence_against()
     _, result = scored("finding-nothing")
     page = render_report_page(ReportPage(result=result))
     assert "Finding nothing is not evidence against it." in page
+
+
+def test_an_excerpt_that_is_not_the_snapshot_text_is_withheld_not_quoted() -> None:
+    # G3 fails closed on display: a quote the snapshot does not hold never reaches a reader.
+    good = item("a")
+    forged = item("b", excerpt={"span": {"start": 0, "end": 10}, "text": "FABRICATED"})
+    led = ledger([good, forged])
+    page = render_report_page(ReportPage(result=score(led), ledger=led.model_dump(mode="json")))
+    assert "FABRICATED" not in page
+    assert f'<q class="excerpt">{good.excerpt.text}</q>' in page  # type: ignore[union-attr]
+    assert page.count("excerpt withheld: it is not the snapshot") == 1

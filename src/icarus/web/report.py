@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from markupsafe import Markup
+from pydantic import ValidationError
 
+from icarus.ledger import EvidenceItem
+from icarus.scoring.icarus.assess import excerpt_matches
 from icarus.web._env import environment, label_heading, label_symbol
 from icarus.web.graph import graph_from_trace, render_graph_svg
 from icarus.web.model import Links, ReportPage
@@ -112,9 +115,23 @@ def _evidence_index(result: Mapping[str, Any], ledger: Mapping[str, Any] | None)
         entry.setdefault("publisher", item.get("publisher"))
         entry["title"] = item.get("title")
         entry["published_at"] = item.get("published_at")
-        excerpt = item.get("excerpt") or {}
-        entry["excerpt"] = excerpt.get("text")
+        entry["excerpt"], entry["excerpt_withheld"] = _quotable_excerpt(item)
     return index
+
+
+def _quotable_excerpt(item: Mapping[str, Any]) -> tuple[str | None, bool]:
+    """The excerpt to quote, or ``(None, True)`` when it is not the item's text at its stored offsets: G3
+    fails closed, so a report never shows a quote the snapshot does not hold."""
+    if not item.get("excerpt"):
+        return None, False
+    try:
+        evidence = EvidenceItem.model_validate(item)
+    except ValidationError:
+        return None, True
+    if not excerpt_matches(evidence):
+        return None, True
+    assert evidence.excerpt is not None
+    return evidence.excerpt.text, False
 
 
 def _origins(

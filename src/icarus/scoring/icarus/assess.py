@@ -238,9 +238,16 @@ def anchoring(item: EvidenceItem) -> tuple[bool, str]:
         return False, "no SHA-256 snapshot hash"
     if item.excerpt is None:
         return False, "no excerpt"
-    if item.excerpt.span.slice(item.text) != item.excerpt.text or not item.excerpt.text:
+    if not excerpt_matches(item):
         return False, "excerpt is not the snapshot text at its stored offsets"
     return True, ""
+
+
+def excerpt_matches(item: EvidenceItem) -> bool:
+    """Whether the item's excerpt is non-empty and exactly its text at the stored offsets (G3). Only such an
+    excerpt may be shown to a reader as a quote."""
+    excerpt = item.excerpt
+    return excerpt is not None and bool(excerpt.text) and excerpt.span.slice(item.text) == excerpt.text
 
 
 def _reputation(
