@@ -108,3 +108,12 @@ def test_h2_copy_of_one_wire_story_derives_from_that_story_not_every_story(
     assert {edge.target for edge in graph.citation_edges if edge.source == "pick"} == {"ap-1"}
     assert graph.cluster_of("pick") == "cluster:ap-1"
     assert graph.cluster_of("ap-2") == "cluster:ap-2"
+
+
+def test_h2_an_upper_case_dateline_is_a_wire_marker(settings: ProvenanceSettings) -> None:
+    rewrite = item("rw", text="LONDON (REUTERS) - " + story(303), minutes=30)
+    graph = build_graph([*_reuters(), rewrite], [], settings)
+    assert graph.cluster_of("rw") == "cluster:rt-1"
+    assert [(e.source, e.target, e.origin) for e in graph.citation_edges] == [
+        ("rw", "rt-1", EdgeOrigin.WIRE_MARKER)
+    ]

@@ -23,6 +23,11 @@ def _reuters() -> object:
         "An official told Reuters on Monday that rates would rise.",
         "The figure was first reported by Reuters earlier this week.",
         "Rates will rise, as reported by Reuters.",
+        "Rates will rise, according to a Reuters report.",
+        "Rates will rise, an official told a Reuters reporter.",
+        "Additional reporting by Reuters.",
+        "Reuters reported on Monday that rates would rise.",
+        "The rate rise, Reuters reports, was expected.",
     ],
 )
 def test_h3_attribution_phrase_joins_the_named_cluster(settings: ProvenanceSettings, sentence: str) -> None:
@@ -137,3 +142,32 @@ def test_h3_named_publisher_with_several_items_resolves_to_the_story_quoted(
     assert [edge.target for edge in graph.citation_edges if edge.source == "rw"] == ["ap-b"]
     # with no overlap to go on, every AP item stays a possible origin
     assert [edge.target for edge in graph.citation_edges if edge.source == "plain"] == ["ap-a", "ap-b"]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Smith reported on Monday that rates would rise.",  # any subject can report: unknown names are not sources
+        "According to a new study, rates will rise.",  # no name after the article
+    ],
+)
+def test_h3_readings_that_name_no_known_source(settings: ProvenanceSettings, sentence: str) -> None:
+    rewrite = item("rw", text=story(2) + "\n" + sentence, minutes=30)
+    graph = build_graph([_reuters(), rewrite], [], settings)  # type: ignore[list-item]
+    assert graph.citation_edges == ()
+
+
+@pytest.mark.parametrize("phrase", ["said in a statement", "reported", "according to a report"])
+def test_h3_a_page_long_run_of_capitalised_words_is_read_in_linear_time(
+    settings: ProvenanceSettings, phrase: str
+) -> None:
+    # A name-first pattern over the whole page backtracked through the run: 16,000 words took 35 s.
+    hostile = item("rw", text=" ".join(["Word"] * 20_000) + f" {phrase}.")
+    graph = build_graph([_reuters(), hostile], [], settings)  # type: ignore[list-item]
+    assert graph.cluster_of("rw") == "cluster:rw"
+
+
+def test_h3_a_name_just_before_the_phrase_is_read_from_a_window(settings: ProvenanceSettings) -> None:
+    text = story(9) + "\n" + " ".join(["Word"] * 100) + " then Reuters reported the figure."
+    graph = build_graph([_reuters(), item("rw", text=text, minutes=30)], [], settings)  # type: ignore[list-item]
+    assert [(e.source, e.target) for e in graph.citation_edges] == [("rw", "rt")]

@@ -4,8 +4,9 @@ Four kinds of evidence of derivation are read from each item:
 
 * wire markers (H2): a wire dateline or credit such as ``WASHINGTON (AP) —``, ``(Reuters) -``, an
   "Associated Press" or "Reuters staff" byline, or an AFP photo or copyright credit;
-* attribution phrases (H3): "according to X", "told X", "X said in a statement", "first reported by X",
-  "as reported by X", "citing X", where X is a capitalised proper name;
+* attribution phrases (H3): "according to X" (also "according to a X report"), "told X", "X said in a
+  statement", "first reported by X", "as reported by X", "citing X", "additional reporting by X", where X
+  is a capitalised proper name, and "X reported" where X is a publisher in the ledger or a wire;
 * outbound links to another ledger item or to an artifact under review (H7 builds on these);
 * the ledger's own ``attributions``: parsed ones are read like the above, judge ones are kept with origin
   ``judge`` so that the record shows they came from a model (a judge edge can only make an item derivative).
@@ -81,19 +82,27 @@ _CAP_WORD = r"[A-Z][\w&'’.-]*"
 _NAME = rf"(?:{_CAP_WORD})(?:\s+(?:(?:of|the|for|and|de|du)\s+)*{_CAP_WORD})*"
 
 # Phrases that name a source after them.
+# "according to a Reuters report" names Reuters: an article may stand before the name.
 _AFTER_PHRASE = re.compile(
-    r"(?P<phrase>\b(?i:according\s+to|told|(?:first\s+|originally\s+|as\s+)?reported\s+by|citing))"
-    rf"\s+(?P<name>(?:[Tt]he\s+)?{_NAME})"
+    r"(?P<phrase>\b(?i:according\s+to|told|(?:first\s+|originally\s+|as\s+)?reported\s+by|citing"
+    r"|(?:additional\s+)?reporting\s+by))"
+    rf"\s+(?P<name>(?:(?:[Tt]he|an?)\s+)?{_NAME})"
 )
-_PHRASE_NEEDLES = ("according", "told", "reported by", "citing")
-# "X said in a statement": the name comes first.
-_BEFORE_PHRASE = re.compile(rf"(?P<name>{_NAME})\s+(?P<phrase>(?i:said\s+in\s+a\s+statement))")
+_PHRASE_NEEDLES = ("according", "told", "reported by", "citing", "reporting by")
+# Phrases whose source is named before them: "X said in a statement", and "Reuters reported", which is kept
+# only for a name the ledger publishes or a wire (``_Resolver.known``), since any subject can report.
+_STATEMENT_PHRASE = re.compile(r"\b(?i:said\s+in\s+a\s+statement)")
+_REPORTED_PHRASE = re.compile(r"\b(?i:reported|reports|has\s+reported)\b")
+# The name is looked for only in a bounded window before the phrase: a name-first pattern run over a whole
+# page backtracks through every run of capitalised words, which a hostile page makes quadratic.
+_NAME_WINDOW_CHARS = 160
+_NAME_BEFORE = re.compile(rf"(?P<name>{_NAME})\s+\Z")
 
 _WIRE_NAME = r"(?P<wire>AP|Reuters|AFP|Associated\s+Press|Agence\s+France[- ]Presse)"
 # Each marker pattern with a cheap literal test (on the lower-cased text) that must pass before it runs.
 _WIRE_TEXT_MARKERS: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     # datelines: "WASHINGTON (AP) —", "(Reuters) -", "PARIS (AFP) -"
-    (("(ap)", "(reuters)", "(afp)"), re.compile(r"\((?P<wire>AP|Reuters|AFP)\)\s*[—–-]+")),
+    (("(ap)", "(reuters)", "(afp)"), re.compile(r"\((?P<wire>(?i:AP|Reuters|AFP))\)\s*[—–-]+")),
     # credits and copyright lines
     (
         ("copyright", "©", "(c)"),
@@ -216,7 +225,7 @@ def _item_text(item: EvidenceItem) -> str:
 
 def _wire_mentions(item: EvidenceItem, text: str, resolver: _Resolver) -> list[Mention]:
     found: dict[str, str] = {}
-    if "AP" in text or "Reuters" in text or "AFP" in text or "ssociated" in text or "France" in text:
+    if any(needle in text for needle in ("AP", "Reuters", "REUTERS", "AFP", "ssociated", "France")):
         lowered = text.lower()
         for needles, pattern in _WIRE_TEXT_MARKERS:
             if not any(needle in lowered for needle in needles):
@@ -238,19 +247,38 @@ def _wire_mentions(item: EvidenceItem, text: str, resolver: _Resolver) -> list[M
     return mentions
 
 
+def _names_before(text: str, phrase: re.Pattern[str]) -> list[tuple[str, str]]:
+    """(raw name, detail) for each ``phrase`` in ``text`` with a capitalised name just before it."""
+    found = []
+    for match in phrase.finditer(text):
+        start = max(0, match.start() - _NAME_WINDOW_CHARS)
+        if start > 0:  # do not start inside a word cut by the window
+            start = text.find(" ", start, match.start()) + 1 or match.start()
+        name = _NAME_BEFORE.search(text, start, match.start())
+        if name is not None:
+            found.append((name.group("name"), f"{name.group(0)}{match.group(0)}"))
+    return found
+
+
 def _phrase_mentions(item: EvidenceItem, text: str, resolver: _Resolver) -> list[Mention]:
     mentions: list[Mention] = []
     lowered = text.lower()
-    matches: list[re.Match[str]] = []
+    readings: list[tuple[str, str]] = []
     if any(needle in lowered for needle in _PHRASE_NEEDLES):
-        matches.extend(_AFTER_PHRASE.finditer(text))
+        readings.extend((m.group("name"), m.group(0)) for m in _AFTER_PHRASE.finditer(text))
     if "said in a statement" in lowered:
-        matches.extend(_BEFORE_PHRASE.finditer(text))
-    for match in matches:
-        name = _clean_name(match.group("name"))
+        readings.extend(_names_before(text, _STATEMENT_PHRASE))
+    if "report" in lowered:
+        readings.extend(
+            (raw, detail)
+            for raw, detail in _names_before(text, _REPORTED_PHRASE)
+            if resolver.known(_clean_name(raw) or "")
+        )
+    for raw, whole in readings:
+        name = _clean_name(raw)
         if name is None:
             continue
-        detail = " ".join(match.group(0).split()).rstrip(".,;:")
+        detail = " ".join(whole.split()).rstrip(".,;:")
         for part in resolver.split_names(name):
             targets = resolver.name_targets(item.evidence_id, part)
             if targets:
