@@ -96,3 +96,51 @@ def test_h1_duplicates_map_later_id_to_first(settings: ProvenanceSettings) -> No
     assert ("a", "b") in graph.copy_groups
     assert graph.cluster_of("a") == graph.cluster_of("b")
     assert graph.cluster_of("c") == graph.cluster_of("d")
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "https://x.com/Example/status/1790000000000000001",
+        "https://x.com/example/status/1790000000000000001/photo/1",
+        "https://x.com/i/web/status/1790000000000000001",
+        "https://x.com/i/status/1790000000000000001",
+        "https://twitter.com/EXAMPLE/statuses/1790000000000000001?s=20&t=abc",
+        "https://mobile.twitter.com/example/status/1790000000000000001",
+    ],
+)
+def test_h1_every_address_of_one_post_on_x_is_its_status_number(variant: str) -> None:
+    assert canonical_url(variant) == "https://x.com/i/status/1790000000000000001"
+
+
+def test_h1_other_pages_on_x_keep_their_path() -> None:
+    assert canonical_url("https://x.com/Example") == "https://x.com/Example"
+    assert canonical_url("https://x.com/search?q=rates") == "https://x.com/search?q=rates"
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "https://example-com.cdn.ampproject.org/c/s/example.com/world/story-1",
+        "https://example-com.cdn.ampproject.org/v/s/www.example.com/world/story-1/amp?amp_js_v=0.1",
+        "https://www.google.com/amp/s/example.com/world/story-1",
+        "https://www.google.co.uk/amp/s/www.example.com/world/story-1/amp/",
+        "https://example.com/print/world/story-1",
+        "https://example.com/world/story-1.amp",
+    ],
+)
+def test_h1_amp_caches_and_more_renditions_fold(variant: str) -> None:
+    assert canonical_url(variant) == BASE
+
+
+def test_h1_a_mobile_label_before_the_site_name_folds() -> None:
+    assert (
+        canonical_url("https://en.m.wikipedia.org/wiki/Polar_bear")
+        == "https://en.wikipedia.org/wiki/Polar_bear"
+    )
+    assert canonical_url("https://m.example.com/a") == canonical_url("https://example.com/a")
+    assert canonical_url("https://news.example.com/a") == "https://news.example.com/a"  # content labels stay
+
+
+def test_h1_google_pages_that_are_not_amp_stay() -> None:
+    assert canonical_url("https://www.google.com/search?q=rates") == "https://google.com/search?q=rates"

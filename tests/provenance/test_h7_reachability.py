@@ -18,7 +18,7 @@ def test_h7_item_linking_to_the_subject_reaches_it(settings: ProvenanceSettings)
     graph = build_graph([direct, other], [POST], settings)
     assert graph.reaches_subject == frozenset({"direct"})
     [edge] = graph.citation_edges
-    assert edge.target == "artifact:https://x.com/someone/status/12345"
+    assert edge.target == "artifact:https://x.com/i/status/12345"  # a post is its status number (H1)
     assert edge.origin is EdgeOrigin.LINK
 
 

@@ -1,7 +1,9 @@
 """H1: canonical URLs, so that one document reached by several addresses is counted once.
 
-A page can be reached over http or https, through ``www.``/``m.``/``amp.`` hosts, with tracking parameters,
-as an AMP or print rendition, or with a fragment. ``canonical_url`` folds all of those to one string.
+A page can be reached over http or https, through ``www.``/``m.``/``amp.`` hosts (``en.m.`` too), with
+tracking parameters, as an AMP or print rendition, through an AMP cache (``*.cdn.ampproject.org``,
+``google.*/amp/s/``), or with a fragment. ``canonical_url`` folds all of those to one string. A post on X is
+its status number, whatever handle, case or trailing view its address shows: ``https://x.com/i/status/N``.
 ``item_canonical_url`` also honours the page's own ``rel=canonical`` and ``og:url`` declarations, but only
 when they stay on the page's registered domain: a page cannot claim to be another site's document.
 
@@ -29,6 +31,7 @@ __all__ = [
 
 # Host labels that only select a rendition of the same site.
 _RENDITION_HOST_LABELS = re.compile(r"^(?:www\d*|m|mobile|amp)$")
+_MOBILE_HOST_LABEL = re.compile(r"^(?:m|mobile)$")
 
 # Query keys that identify a campaign, click or referrer, never the document. Compared lower-cased.
 _TRACKING_KEYS = frozenset(
@@ -70,7 +73,7 @@ _TRACKING_KEYS = frozenset(
         "output",
     }
 )
-_TRACKING_PREFIXES = ("utm_", "at_", "pk_", "mtm_", "hsa_", "vero_", "oly_")
+_TRACKING_PREFIXES = ("utm_", "at_", "pk_", "mtm_", "hsa_", "vero_", "oly_", "amp_")  # amp_: AMP viewer state
 
 # Keys above whose value must show a rendition before they are dropped: ``view=list`` is content.
 _RENDITION_VALUES: Mapping[str, frozenset[str]] = {
@@ -88,6 +91,14 @@ _HOST_TRACKING_KEYS: Mapping[str, frozenset[str]] = {"x.com": frozenset({"s", "t
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _RENDITION_SEGMENTS = frozenset({"amp", "print"})
+
+# A post on X is its status number: the handle (any case, or none in /i/web/status/N) and trailing views
+# such as /photo/1 name the same post, so all of them fold to one spelling.
+_X_POST_PATH = re.compile(r"^/(?:i(?:/web)?|[A-Za-z0-9_]{1,15})/status(?:es)?/(?P<id>\d+)(?:/.*)?$")
+# AMP caches that wrap another site's page: <name>.cdn.ampproject.org/c/s/<host>/<path> (c: content,
+# v: viewer, i: image; s: https) and www.google.<tld>/amp/s/<host>/<path>.
+_AMP_CACHE_PATH = re.compile(r"^/[cvi]/(?P<secure>s/)?(?P<rest>[^/]+\..+)$")
+_GOOGLE_AMP_PATH = re.compile(r"^/amp/(?P<secure>s/)?(?P<rest>[^/]+\..+)$")
 
 
 @cache
@@ -121,6 +132,9 @@ def _strip_rendition_host(host: str) -> str:
     labels = result.subdomain.split(".") if result.subdomain else []
     while labels and _RENDITION_HOST_LABELS.match(labels[0]):
         labels.pop(0)
+    # A mobile label just before the site's name also selects a rendition: en.m.wikipedia.org.
+    while labels and _MOBILE_HOST_LABEL.match(labels[-1]):
+        labels.pop()
     registered = result.top_domain_under_public_suffix
     return ".".join([*labels, _HOST_ALIASES.get(registered, registered)])
 
@@ -140,13 +154,27 @@ def _canonical_path(path: str) -> str:
     path = quote(unquote(path), safe="/:@!$&'()*+,;=-._~")
     path = re.sub(r"/{2,}", "/", path)
     path = re.sub(r"\.amp\.html?$", ".html", path)
+    path = re.sub(r"(?<=[^/])\.amp$", "", path)  # /a/story.amp
     segments = [segment for segment in path.split("/") if segment]
     # AMP and print renditions as a trailing segment (/story/amp) or a leading one (/amp/story).
     while segments and segments[-1].lower() in _RENDITION_SEGMENTS:
         segments.pop()
-    while len(segments) > 1 and segments[0].lower() == "amp":
+    while len(segments) > 1 and segments[0].lower() in _RENDITION_SEGMENTS:
         segments.pop(0)
     return "/" + "/".join(segments) if segments else ""
+
+
+def _unwrapped_amp_cache(host: str, path: str) -> str | None:
+    """The address an AMP cache URL serves, or None if ``host`` is not such a cache."""
+    if host.endswith(".cdn.ampproject.org"):
+        found = _AMP_CACHE_PATH.match(path)
+    elif registered_domain(host).split(".")[0] == "google":
+        found = _GOOGLE_AMP_PATH.match(path)
+    else:
+        return None
+    if found is None:
+        return None
+    return ("https://" if found.group("secure") else "http://") + found.group("rest")
 
 
 def canonical_url(url: str) -> str:
@@ -164,7 +192,12 @@ def canonical_url(url: str) -> str:
     scheme = parts.scheme.lower()
     if scheme not in _DEFAULT_PORTS or not parts.hostname:
         return stripped
+    wrapped = _unwrapped_amp_cache(parts.hostname.lower().rstrip("."), parts.path)
+    if wrapped is not None:
+        return canonical_url(wrapped + (f"?{parts.query}" if parts.query else ""))
     host = _strip_rendition_host(parts.hostname.lower().rstrip("."))
+    if host == "x.com" and (post := _X_POST_PATH.match(parts.path)) is not None:
+        return f"https://x.com/i/status/{post.group('id')}"
     pairs = [
         (key, value)
         for key, value in parse_qsl(parts.query, keep_blank_values=True)
