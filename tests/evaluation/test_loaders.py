@@ -198,3 +198,80 @@ def test_select_takes_the_head_or_a_seeded_sample_in_file_order() -> None:
     assert sample == sorted(sample) and len(set(sample)) == 5
     assert select(rows, 5, 7) == (sample, how) and how == "5 drawn at random with seed 7"
     assert select(rows, 5, 8)[0] != sample
+
+
+# --- rows of the wrong shape: a clear error naming the row, never a traceback ---------------------------------
+
+
+def _averitec_claim(**changes: object) -> dict[str, object]:
+    claim: dict[str, object] = {
+        "claim": "A claim.",
+        "label": "Supported",
+        "questions": [{"question": "Q?", "answers": [{"answer": "A.", "source_url": "https://a.example/x"}]}],
+    }
+    claim.update(changes)
+    return claim
+
+
+@pytest.mark.parametrize(
+    ("claim", "message"),
+    [
+        (_averitec_claim(questions=["a question as a string"]), r"claim 0: malformed row \(AttributeError"),
+        (_averitec_claim(questions=[{"question": "Q?", "answers": ["A."]}]), r"claim 0: malformed row"),
+        (_averitec_claim(label=["Supported"]), r"claim 0: malformed row \(TypeError"),
+        (
+            _averitec_claim(questions=[{"question": "Q?", "answers": [{"source_url": "https://[::1"}]}]),
+            r"claim 0: malformed row \(ValueError",
+        ),
+    ],
+)
+def test_averitec_rows_of_the_wrong_shape(tmp_path: Path, claim: dict[str, object], message: str) -> None:
+    (tmp_path / averitec.FILE).write_text(json.dumps([claim]), encoding="utf-8")
+    with pytest.raises(DatasetError, match=message):
+        averitec.load(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("evidences", "message"),
+    [
+        (None, "field 'evidences' should be a list, not NoneType"),
+        (5, "field 'evidences' should be a list, not int"),
+        ([5], r"malformed row \(TypeError"),
+    ],
+)
+def test_climate_fever_rows_of_the_wrong_shape(tmp_path: Path, evidences: object, message: str) -> None:
+    row = {**climate_row("1", "SUPPORTS"), "evidences": evidences}
+    write_lines(tmp_path / "cf.jsonl", [row])
+    with pytest.raises(DatasetError, match=rf"cf.jsonl:1: {message}"):
+        climate_fever.load(tmp_path / "cf.jsonl")
+
+
+def test_errors_name_the_file_line_not_the_row_count(tmp_path: Path) -> None:
+    path = tmp_path / "cf.jsonl"
+    path.write_text("\n\n" + json.dumps(climate_row("1", "MAYBE")) + "\n", encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"cf.jsonl:3: unknown claim_label"):
+        climate_fever.load(path)
+
+
+def test_wice_evidence_given_as_one_string_is_refused_not_split_into_characters(tmp_path: Path) -> None:
+    row = {"label": "supported", "claim": "C.", "evidence": "one sentence", "meta": {"id": "1"}}
+    write_lines(tmp_path / "w.jsonl", [row])
+    with pytest.raises(DatasetError, match=r"w.jsonl:1: field 'evidence' should be a list, not str"):
+        wice.load(tmp_path / "w.jsonl")
+
+
+@pytest.mark.parametrize("name", ["healthver", "climate-fever"])
+def test_a_file_that_is_not_utf8_is_a_clear_error(tmp_path: Path, name: str) -> None:
+    path = tmp_path / ("h.csv" if name == "healthver" else "cf.jsonl")
+    path.write_bytes(b"id,claim,evidence,label\n1,caf\xe9,x,Supports\n")
+    loader = healthver if name == "healthver" else climate_fever
+    with pytest.raises(DatasetError, match="not UTF-8 text"):
+        loader.load(path)
+
+
+def test_scifact_rationale_sentences_that_are_not_numbers(tmp_path: Path) -> None:
+    write_lines(tmp_path / scifact.CORPUS, [{"doc_id": 7, "title": "T", "abstract": ["Zero.", "One."]}])
+    claim = {"id": 1, "claim": "C.", "evidence": {"7": [{"sentences": ["a"], "label": "SUPPORT"}]}}
+    write_lines(tmp_path / "claims_dev.jsonl", [claim])
+    with pytest.raises(DatasetError, match=r"claim 1: malformed row \(ValueError"):
+        scifact.load(tmp_path)

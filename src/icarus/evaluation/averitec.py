@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from icarus.evaluation._files import field, json_document, locate
+from icarus.evaluation._files import field, json_document, locate, row_errors
 from icarus.evaluation.cases import CLAIM_LABELS, ClaimCase, DatasetError, EvalSet, Passage, select
 from icarus.reputation import domain_of
 
@@ -79,18 +79,19 @@ def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalS
     cases: list[ClaimCase] = []
     for index, row in enumerate(rows):
         where = f"{source}: claim {index}"
-        if not isinstance(row, dict):
-            raise DatasetError(f"{where}: expected a JSON object")
-        label = field(row, "label", where)
-        if label not in CLAIM_LABELS:
-            raise DatasetError(f"{where}: unknown label {label!r}")
-        cases.append(
-            ClaimCase(
-                case_id=str(index),
-                claim=str(field(row, "claim", where)),
-                gold=CLAIM_LABELS[label],
-                passages=_passages(row, where),
+        with row_errors(where):
+            if not isinstance(row, dict):
+                raise DatasetError(f"{where}: expected a JSON object")
+            label = field(row, "label", where)
+            if label not in CLAIM_LABELS:
+                raise DatasetError(f"{where}: unknown label {label!r}")
+            cases.append(
+                ClaimCase(
+                    case_id=str(index),
+                    claim=str(field(row, "claim", where)),
+                    gold=CLAIM_LABELS[label],
+                    passages=_passages(row, where),
+                )
             )
-        )
     chosen, how = select(cases, limit, seed)
     return EvalSet(NAME, source, cases=chosen, available=len(cases), selection=how)

@@ -8,9 +8,10 @@ the judge's stance on each sentence is compared with the sentence's label.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
-from icarus.evaluation._files import field, json_lines, locate
+from icarus.evaluation._files import field, json_lines, list_field, locate, row_errors
 from icarus.evaluation.cases import (
     CLAIM_LABELS,
     STANCE_LABELS,
@@ -33,34 +34,37 @@ def article_url(article: str) -> str:
 def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalSet:
     source = locate(path, FILE)
     cases: list[ClaimCase] = []
-    for number, row in enumerate(json_lines(source), 1):
+    for number, row in json_lines(source):
         where = f"{source}:{number}"
-        label = field(row, "claim_label", where)
-        if label not in CLAIM_LABELS:
-            raise DatasetError(f"{where}: unknown claim_label {label!r}")
-        passages = []
-        for index, evidence in enumerate(field(row, "evidences", where)):
-            stance = field(evidence, "evidence_label", where)
-            if stance not in STANCE_LABELS:
-                raise DatasetError(f"{where}: unknown evidence_label {stance!r}")
-            article = str(field(evidence, "article", where))
-            passages.append(
-                Passage(
-                    key=f"{index}:{evidence.get('evidence_id', article)}",
-                    url=article_url(article),
-                    publisher=PUBLISHER,
-                    title=article,
-                    text=str(field(evidence, "evidence", where)),
-                    gold_stance=STANCE_LABELS[stance],
-                )
-            )
-        cases.append(
-            ClaimCase(
-                case_id=str(field(row, "claim_id", where)),
-                claim=str(field(row, "claim", where)),
-                gold=CLAIM_LABELS[label],
-                passages=tuple(passages),
-            )
-        )
+        with row_errors(where):
+            cases.append(_case(row, where))
     chosen, how = select(cases, limit, seed)
     return EvalSet(NAME, source, cases=chosen, available=len(cases), selection=how)
+
+
+def _case(row: dict[str, Any], where: str) -> ClaimCase:
+    label = field(row, "claim_label", where)
+    if label not in CLAIM_LABELS:
+        raise DatasetError(f"{where}: unknown claim_label {label!r}")
+    passages = []
+    for index, evidence in enumerate(list_field(row, "evidences", where)):
+        stance = field(evidence, "evidence_label", where)
+        if stance not in STANCE_LABELS:
+            raise DatasetError(f"{where}: unknown evidence_label {stance!r}")
+        article = str(field(evidence, "article", where))
+        passages.append(
+            Passage(
+                key=f"{index}:{evidence.get('evidence_id', article)}",
+                url=article_url(article),
+                publisher=PUBLISHER,
+                title=article,
+                text=str(field(evidence, "evidence", where)),
+                gold_stance=STANCE_LABELS[stance],
+            )
+        )
+    return ClaimCase(
+        case_id=str(field(row, "claim_id", where)),
+        claim=str(field(row, "claim", where)),
+        gold=CLAIM_LABELS[label],
+        passages=tuple(passages),
+    )

@@ -35,8 +35,10 @@ class ExcerptCase:
 def scifact_cases(root: Path) -> Iterator[ExcerptCase]:
     claims = locate(root / "scifact", "claims_train.jsonl")
     corpus = locate(root / "scifact", "corpus.jsonl")
-    abstracts = {str(row["doc_id"]): [str(s).strip() for s in row["abstract"]] for row in json_lines(corpus)}
-    for row in json_lines(claims):
+    abstracts = {
+        str(row["doc_id"]): [str(s).strip() for s in row["abstract"]] for _, row in json_lines(corpus)
+    }
+    for _, row in json_lines(claims):
         for doc_id, sets in sorted((row.get("evidence") or {}).items()):
             if doc_id not in abstracts:
                 raise DatasetError(f"{claims}: claim {row.get('id')} cites {doc_id}, not in {corpus}")
@@ -45,7 +47,7 @@ def scifact_cases(root: Path) -> Iterator[ExcerptCase]:
 
 
 def wice_cases(root: Path) -> Iterator[ExcerptCase]:
-    for row in json_lines(locate(root / "wice", "claim_dev.jsonl")):
+    for _, row in json_lines(locate(root / "wice", "claim_dev.jsonl")):
         gold = frozenset(int(i) for group in row["supporting_sentences"] for i in group)
         if gold:
             sentences = tuple(str(s).strip() for s in row["evidence"])

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from icarus.evaluation._files import field, json_lines, locate
+from icarus.evaluation._files import field, json_lines, list_field, locate, row_errors
 from icarus.evaluation.cases import (
     CLAIM_LABELS,
     STANCE_LABELS,
@@ -45,8 +45,8 @@ def claim_label(evidence: dict[str, Any], where: str) -> Label:
 
 def _abstracts(corpus: Path) -> dict[str, list[str]]:
     abstracts: dict[str, list[str]] = {}
-    for number, row in enumerate(json_lines(corpus), 1):
-        sentences = field(row, "abstract", f"{corpus}:{number}")
+    for number, row in json_lines(corpus):
+        sentences = list_field(row, "abstract", f"{corpus}:{number}")
         abstracts[str(field(row, "doc_id", f"{corpus}:{number}"))] = [str(s) for s in sentences]
     return abstracts
 
@@ -56,7 +56,7 @@ def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalS
     corpus = source.parent / CORPUS
     if not corpus.is_file():
         raise DatasetError(f"{corpus} not found: SciFact needs its abstracts corpus beside the claims file")
-    rows = list(json_lines(source))
+    rows = [row for _, row in json_lines(source)]
     chosen, how = select(rows, limit, seed)
     abstracts = _abstracts(corpus)
     cases: list[ClaimCase] = []
@@ -64,32 +64,33 @@ def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalS
     for row in chosen:
         claim_id = str(field(row, "id", str(source)))
         where = f"{source}: claim {claim_id}"
-        claim = str(field(row, "claim", where))
-        evidence = field(row, "evidence", where) or {}
-        cases.append(
-            ClaimCase(
-                case_id=claim_id,
-                claim=claim,
-                gold=claim_label(evidence, where),
-                relevant_docs=tuple(sorted(evidence)),
+        with row_errors(where):
+            claim = str(field(row, "claim", where))
+            evidence = field(row, "evidence", where) or {}
+            cases.append(
+                ClaimCase(
+                    case_id=claim_id,
+                    claim=claim,
+                    gold=claim_label(evidence, where),
+                    relevant_docs=tuple(sorted(evidence)),
+                )
             )
-        )
-        for doc_id, sets in sorted(evidence.items()):
-            sentences = abstracts.get(str(doc_id))
-            if sentences is None:
-                raise DatasetError(f"{where}: evidence document {doc_id} is not in {corpus}")
-            for set_index, rationale in enumerate(sets):
-                for sentence in rationale.get("sentences", []):
-                    if not 0 <= int(sentence) < len(sentences):
-                        raise DatasetError(f"{where}: sentence {sentence} is outside document {doc_id}")
-                    pairs.append(
-                        StancePair(
-                            pair_id=f"{claim_id}:{doc_id}:{set_index}:{sentence}",
-                            claim=claim,
-                            evidence=sentences[int(sentence)],
-                            gold=STANCE_LABELS[str(rationale["label"])],
+            for doc_id, sets in sorted(evidence.items()):
+                sentences = abstracts.get(str(doc_id))
+                if sentences is None:
+                    raise DatasetError(f"{where}: evidence document {doc_id} is not in {corpus}")
+                for set_index, rationale in enumerate(sets):
+                    for sentence in rationale.get("sentences", []):
+                        if not 0 <= int(sentence) < len(sentences):
+                            raise DatasetError(f"{where}: sentence {sentence} is outside document {doc_id}")
+                        pairs.append(
+                            StancePair(
+                                pair_id=f"{claim_id}:{doc_id}:{set_index}:{sentence}",
+                                claim=claim,
+                                evidence=sentences[int(sentence)],
+                                gold=STANCE_LABELS[str(rationale["label"])],
+                            )
                         )
-                    )
     return EvalSet(
         NAME, source, cases=cases, stance_pairs=pairs, corpus=corpus, available=len(rows), selection=how
     )
