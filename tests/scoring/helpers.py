@@ -38,7 +38,7 @@ def assessment(
         estimated=estimated,
         retracted=False,
         open_correction=open_correction,
-        corrected_at=None,
+        last_change=None,
         live_coverage=False,
         anchored=True,
         anchor_problem="",

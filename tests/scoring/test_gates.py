@@ -26,6 +26,7 @@ from icarus.ledger import (
     TemporalScope,
     ValidityFlags,
 )
+from icarus.ledger.evidence import LookupName, LookupResult, LookupStatus, ScholarlyUpdate, UpdateType
 from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.scoring.icarus.gates import g7_violations, is_load_bearing
@@ -236,6 +237,53 @@ def test_G5_correction_older_than_24_hours_does_not_hold() -> None:
         "a", flags=ValidityFlags(corrected=True, corrected_at=AS_OF - timedelta(hours=23, minutes=59))
     )
     assert ("G5", "band_cap") in gates(score(ledger([recent, item("b")])))
+
+
+def test_G5_an_update_within_24_hours_holds_like_a_correction() -> None:
+    recent = item("a", updated_at=AS_OF - timedelta(hours=23, minutes=59))
+    result = score(ledger([recent, item("b")]))
+    assert ("G5", "band_cap") in gates(result)
+    assert "a was updated within the correction window" in str(claim_trace(result)["gates"])
+    older = item("a", updated_at=AS_OF - timedelta(hours=24))
+    assert ("G5", "band_cap") not in gates(score(ledger([older, item("b")])))
+
+
+def _changed_page(hours_ago: float) -> LookupResult:
+    return LookupResult(
+        name=LookupName.ARCHIVE,
+        status=LookupStatus.OK,
+        provider="archive@1",
+        observed_at=AS_OF - timedelta(hours=hours_ago),
+        content_changed=True,
+        excerpt_still_present=True,
+    )
+
+
+def test_G5_a_content_change_seen_within_24_hours_holds_where_drift_is_live() -> None:
+    changed = item("a", lookups=[_changed_page(1)])
+    assert ("G5", "band_cap") in gates(score(ledger([changed, item("b")]), "icarus@1.1"))
+    assert ("G5", "band_cap") not in gates(
+        score(ledger([changed, item("b")]), "icarus@1.0")
+    )  # H24 drift inert
+    stale = item("a", lookups=[_changed_page(25)])
+    assert ("G5", "band_cap") not in gates(score(ledger([stale, item("b")]), "icarus@1.1"))
+
+
+def test_G5_and_the_penalty_follow_an_expression_of_concern_from_the_lookup() -> None:
+    concern = LookupResult(
+        name=LookupName.SCHOLARLY_UPDATES,
+        status=LookupStatus.OK,
+        provider="crossref@1",
+        updates=[ScholarlyUpdate(update_type=UpdateType.EXPRESSION_OF_CONCERN, source="crossref")],
+    )
+    paper = item(
+        "a", score="1.0", directness=Directness.PRIMARY_DOCUMENT, confidence="1.00", lookups=[concern]
+    )
+    live = score(ledger([paper, item("b"), item("c")]), "icarus@1.1")
+    assert ("G5", "band_cap") in gates(live)
+    assert "open_correction" in claim_trace(live)["confidence"]["penalties"]
+    inert = score(ledger([paper, item("b"), item("c")]), "icarus@1.0")  # the Crossref look-up is not wired
+    assert ("G5", "band_cap") not in gates(inert)
 
 
 def ongoing_claim():

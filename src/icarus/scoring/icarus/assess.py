@@ -82,7 +82,7 @@ class ItemAssessment:
     estimated: bool
     retracted: bool
     open_correction: bool  # unresolved EoC or correction pending (penalty and G5)
-    corrected_at: datetime | None  # latest correction or update time known (G5)
+    last_change: tuple[datetime, str] | None  # latest correction, update or content change, and which (G5)
     live_coverage: bool
     anchored: bool
     anchor_problem: str
@@ -175,7 +175,10 @@ def assess_item(
     election_eligible = not ("H9" in b.flags and policy.live("H9.exclusion"))
     anchored, anchor_problem = anchoring(item)
     open_correction = (
-        item.flags.expression_of_concern_open or item.flags.correction_pending or signals.correction_pending
+        item.flags.expression_of_concern_open
+        or item.flags.correction_pending
+        or signals.correction_pending
+        or UpdateType.EXPRESSION_OF_CONCERN in _scholarly_updates(item, policy, None)
     )
     return ItemAssessment(
         evidence_id=item.evidence_id,
@@ -195,7 +198,7 @@ def assess_item(
         estimated=estimated,
         retracted=retracted,
         open_correction=open_correction,
-        corrected_at=_corrected_at(item, signals),
+        last_change=_last_change(item, signals, policy),
         live_coverage=item.flags.live_coverage or signals.live_title,
         anchored=anchored,
         anchor_problem=anchor_problem,
@@ -359,8 +362,9 @@ def _validity(
     return retracted
 
 
-def _scholarly_updates(item: EvidenceItem, policy: PolicyConfig, b: _Builder) -> frozenset[UpdateType]:
-    """H16: notices from the look-up adapter (when wired) and from any other route (always)."""
+def _scholarly_updates(item: EvidenceItem, policy: PolicyConfig, b: _Builder | None) -> frozenset[UpdateType]:
+    """H16: notices from the look-up adapter (when wired) and from any other route (always); ``b``, when
+    given, records the caveat of a look-up the policy does not read."""
     found: set[UpdateType] = set()
     lookup = item.lookup(LookupName.SCHOLARLY_UPDATES)
     if lookup is not None and lookup.status is LookupStatus.OK:
@@ -368,7 +372,7 @@ def _scholarly_updates(item: EvidenceItem, policy: PolicyConfig, b: _Builder) ->
             found.update(
                 u.update_type for u in lookup.updates if u.source in ("crossref", "retraction_watch")
             )
-        else:
+        elif b is not None:
             b.caveats.append("scholarly update look-up not wired under this policy")
     if lookup is not None:
         found.update(
@@ -550,9 +554,25 @@ def _date_event_mismatch(item: EvidenceItem, claim: Claim, policy: PolicyConfig)
     return False
 
 
-def _corrected_at(item: EvidenceItem, signals: markers.TextSignals) -> datetime | None:
+def _last_change(
+    item: EvidenceItem, signals: markers.TextSignals, policy: PolicyConfig
+) -> tuple[datetime, str] | None:
+    """G5's trigger times: a correction (flagged, or marked in the text: H25), any update the page states,
+    and, where H24's drift look-up is live, a content hash that changed since retrieval. The latest wins."""
+    changes: list[tuple[datetime, str]] = []
     if item.flags.corrected_at is not None:
-        return item.flags.corrected_at
-    if signals.correction_marker:
-        return item.updated_at or item.published_at
-    return None
+        changes.append((item.flags.corrected_at, "corrected"))
+    elif signals.correction_marker and (item.updated_at or item.published_at) is not None:
+        changes.append((item.updated_at or item.published_at, "corrected"))  # type: ignore[arg-type]
+    if item.updated_at is not None:
+        changes.append((item.updated_at, "updated"))
+    archive = item.lookup(LookupName.ARCHIVE)
+    if (
+        policy.live("H24.drift")
+        and archive is not None
+        and archive.status is LookupStatus.OK
+        and archive.content_changed
+        and archive.observed_at is not None
+    ):
+        changes.append((archive.observed_at, "changed since retrieval"))
+    return max(changes, key=lambda change: change[0]) if changes else None

@@ -56,8 +56,8 @@ GATES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "G5",
         "Correction window",
-        "counted evidence has an open correction or expression of concern, or was corrected within "
-        "{correction_window_hours} h",
+        "counted evidence has an open correction or expression of concern, or was corrected, updated or "
+        "(where drift checks are live) changed within {correction_window_hours} h",
         "band at most medium, rechecks until the window closes",
     ),
     RuleEntry(

@@ -89,14 +89,15 @@ def is_load_bearing(token: str) -> bool:
 
 
 def g5_correction_window(counted: list[ClusterSummary], as_of: datetime, policy: PolicyConfig) -> str | None:
-    """G5: a counted item has an open correction or expression of concern, or was corrected recently."""
+    """G5: a counted item has an open correction or expression of concern, or was corrected, updated or
+    changed (H24/H25) within the correction window."""
     window = timedelta(hours=policy.gates.correction_window_hours)
     for summary in counted:
         for member in summary.members:
             if member.open_correction:
                 return f"{member.evidence_id} has an unresolved correction or expression of concern"
-            if member.corrected_at is not None and as_of - member.corrected_at < window:
-                return f"{member.evidence_id} was corrected within the correction window"
+            if member.last_change is not None and as_of - member.last_change[0] < window:
+                return f"{member.evidence_id} was {member.last_change[1]} within the correction window"
     return None
 
 
