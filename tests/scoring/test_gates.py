@@ -164,6 +164,18 @@ def test_G3_draft_citing_an_invented_url_is_rejected_without_effect() -> None:
     assert ("G3", "rejected_draft") in gates(result)
 
 
+def test_G3_a_label_reached_only_by_dropping_unanchored_evidence_is_withheld_and_named() -> None:
+    # With the unanchored item (too many hops) no rule decides; without it rule 4 would. A gate never
+    # creates a decided label, and when it sets the published one it is named and the band is low.
+    unanchored = item("u", hops=5, content_sha256=None, score="0.95")
+    result = score(ledger([item("a"), item("b"), unanchored]))
+    published = claim_of(result)
+    assert (published["label"], published["band"]) == ("unverifiable", "low")
+    assert ("G3", "unverifiable") in gates(result)
+    passes = {p["pass"]: p["decision"]["label"] for p in claim_trace(result)["passes"]}
+    assert passes == {"raw": "unverifiable", "anchored": "supported"}
+
+
 # --- G4 ------------------------------------------------------------------------------------------------
 
 

@@ -140,14 +140,22 @@ def _score_claim(
         )
         label = Label.UNVERIFIABLE
     elif anchored.decision.label != raw.decision.label:
-        if raw.decision.label.decided:
-            gates.append(
-                GateEvent("G3", "unverifiable", "the label does not hold without unanchored evidence")
-            )
+        # Either way the gate decides the published label, so it is named (and caps the band): a label that
+        # only appears once evidence is dropped is not published either, since a gate never creates one.
+        detail = (
+            "the label does not hold without unanchored evidence"
+            if raw.decision.label.decided
+            else "a label reached only by dropping unanchored evidence is not published"
+        )
+        gates.append(GateEvent("G3", "unverifiable", detail))
         label = Label.UNVERIFIABLE
     elif final.decision.label != anchored.decision.label:
-        if anchored.decision.label.decided:
-            gates.append(GateEvent("G4", "unverifiable", "evidence retracted"))
+        detail = (
+            "evidence retracted"
+            if anchored.decision.label.decided
+            else "a label reached only by setting retracted evidence to weight 0 is not published"
+        )
+        gates.append(GateEvent("G4", "unverifiable", detail))
         label = Label.UNVERIFIABLE
     for item_id, assessment in sorted(raw.assessments.items()):
         if not assessment.anchored:
