@@ -142,6 +142,29 @@ def test_H4_estimate_is_discounted_to_exactly_the_counting_threshold() -> None:
     assert final_pass(result)["totals"]["icc_support"] == 2
 
 
+@pytest.mark.parametrize(
+    ("stated", "used"),
+    [
+        ("1.00", "0.90"),
+        ("0.91", "0.90"),
+        ("0.90", "0.90"),
+        ("0.20", "0.20"),
+        ("0.19", "0.20"),
+        ("0.05", "0.20"),
+    ],
+)
+def test_H4_an_estimate_is_held_within_the_published_range(stated: str, used: str) -> None:
+    result = score(ledger([estimated("e", stated), item("a")]))
+    assert D(item_trace(result, "e")["R"]) == D(used)
+    clamped = [f for f in item_trace(result, "e")["factors"] if f["rule"] == "H4" and f["term"] == "R"]
+    assert bool(clamped) is (stated != used)
+
+
+def test_H4_a_record_on_file_is_not_held_to_the_estimate_range() -> None:
+    result = score(ledger([item("a", score="1.00"), item("b")]))
+    assert D(item_trace(result, "a")["R"]) == D("1.00")
+
+
 def test_H4_just_below_the_threshold_is_not_counted() -> None:
     result = score(ledger([estimated("e", "0.74"), item("a")]))
     assert weight(result, "e") < D("0.45")

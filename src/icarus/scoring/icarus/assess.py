@@ -258,6 +258,13 @@ def _reputation(
 ) -> Decimal:
     record = item.reputation
     score: Decimal = record.score
+    if record.estimated:
+        # An estimate lies in the published range whoever produced it (a ledger may carry any number).
+        low, high = policy.reputation.heuristic_min, policy.reputation.heuristic_max
+        bounded = min(max(score, low), high)
+        if bounded != score:
+            b.factors.append(Factor("H4", "R", bounded, f"estimated reputation held within {low}–{high}"))
+            score = bounded
     if record.risk_rating is RiskRating.DEPRECATED:
         b.exclude("H5", "source deprecated on a risk list")
     elif record.on_iffy_index and policy.live("H5.iffy"):
