@@ -117,6 +117,35 @@ def test_averitec_wayback_address_without_a_scheme_gets_one() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("written", "address"),
+    [
+        ("https://example.com/a", "https://example.com/a"),
+        ("  HTTP://Example.com/a ", "HTTP://Example.com/a"),
+        ("nature.com/articles/d41586-020-00254-7", "https://nature.com/articles/d41586-020-00254-7"),
+        ("www.abc.net.au", "https://www.abc.net.au"),
+        ("Metadata", None),
+        ("", None),
+        ("see the report", None),
+        ("ftp://example.com/file", None),
+    ],
+)
+def test_averitec_source_written_as_a_bare_host_is_an_https_address(written: str, address: str | None) -> None:
+    assert averitec.source_address(written) == address
+
+
+def test_averitec_answer_with_a_bare_host_source_is_kept_as_evidence(tmp_path: Path) -> None:
+    answers = [
+        {"answer": "Yes.", "source_url": "nature.com/articles/x"},
+        {"answer": "No.", "source_url": "Metadata"},
+    ]
+    claim = _averitec_claim(questions=[{"question": "Q?", "answers": answers}])
+    (tmp_path / averitec.FILE).write_text(json.dumps([claim]), encoding="utf-8")
+    (passage,) = averitec.load(tmp_path).cases[0].passages
+    assert passage.url == "https://nature.com/articles/x"
+    assert passage.publisher == "nature.com"
+
+
 def test_scifact_labels_evidence_and_rationale_pairs(tmp_path: Path) -> None:
     write_lines(
         tmp_path / scifact.CORPUS,

@@ -4,9 +4,10 @@ Each answer becomes one evidence item: its text is the question and the answer (
 yes/no answer carries), its address the answer's source URL. Its excerpt is cut from the answer alone
 (``Passage.quote_start``): the question is the annotator's wording, usually the claim's own, and a judge
 reading it would find the claim agreed with whatever the answer says. Sources given as Wayback Machine
-copies are filed under the original address and marked as archived copies. Answers with no web source (``Metadata``,
-taken from the claim's own metadata, or an empty URL on an unanswerable question) are not evidence from
-any source and are left out.
+copies are filed under the original address and marked as archived copies; a source written as a bare
+host and path (``nature.com/articles/...``) is read as an ``https`` address. Answers with no web source
+(``Metadata``, taken from the claim's own metadata, or an empty URL on an unanswerable question) are not
+evidence from any source and are left out.
 """
 
 from __future__ import annotations
@@ -22,6 +23,20 @@ from icarus.reputation import domain_of
 NAME = "averitec"
 FILE = "dev.json"
 _WAYBACK = re.compile(r"^https?://web\.archive\.org/web/[^/]+/(?P<original>.+)$", re.IGNORECASE)
+_SCHEME = re.compile(r"^https?://", re.IGNORECASE)
+# A bare host (and path) as annotators sometimes wrote one: "nature.com/articles/...".
+_BARE_HOST = re.compile(r"^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}(?:[/?#]\S*)?$", re.IGNORECASE)
+
+
+def source_address(value: str) -> str | None:
+    """The web address an answer's ``source_url`` names, or None when it names no web source
+    (``Metadata``, empty, or anything else that is not an address). A bare host gets ``https://``."""
+    url = value.strip()
+    if _SCHEME.match(url):
+        return url
+    if _BARE_HOST.match(url):
+        return "https://" + url
+    return None
 
 
 def original_url(url: str) -> tuple[str, str | None]:
@@ -30,7 +45,7 @@ def original_url(url: str) -> tuple[str, str | None]:
     if match is None:
         return url, None
     original = match.group("original")
-    if not re.match(r"^https?://", original, re.IGNORECASE):
+    if not _SCHEME.match(original):
         original = "http://" + original.lstrip("/")
     return original, url
 
@@ -53,8 +68,8 @@ def _passages(row: dict[str, Any], where: str) -> tuple[Passage, ...]:
     passages: list[Passage] = []
     for q_index, question in enumerate(row.get("questions") or []):
         for a_index, answer in enumerate(question.get("answers") or []):
-            url = str(answer.get("source_url") or "").strip()
-            if not re.match(r"^https?://", url, re.IGNORECASE):
+            url = source_address(str(answer.get("source_url") or ""))
+            if url is None:
                 continue
             address, archive = original_url(url)
             text, quote_start = answer_text(str(field(question, "question", where)), answer)
