@@ -48,7 +48,7 @@ class SimilarityEdge:
     a: str
     b: str
     score: Decimal  # estimated Jaccard (or containment for release overlap), rounded to 4 places
-    kind: str  # "shingles", "metadata", "identical", "release_containment", "amplification"
+    kind: str  # "shingles", "containment", "metadata", "identical", "release_containment", "amplification"
 
 
 @dataclass(frozen=True, slots=True)

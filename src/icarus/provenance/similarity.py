@@ -12,6 +12,9 @@ Steps, each deterministic:
    Identical signatures are collapsed first, so a story copied a thousand times costs one comparison.
    A candidate becomes an edge (kind ``shingles``) only when its estimated Jaccard reaches
    ``similarity_threshold``. Items with fewer than ten shingles get no shingle edges.
+   A trimmed copy (the first paragraphs of a story) has a low Jaccard with the whole: a text with at least
+   ``similarity_threshold`` of its shingles in another copy group's texts joins that group (``containment``,
+   counted exactly; see ``containment_edges``).
 4. Other edges: identical normalised text or an H1 duplicate (``identical``); the same normalised title
    with the same byline or an estimated Jaccard of at least ``similarity_threshold - 0.20``
    (``metadata``); H19 containment of an item's ``release_shingle_words``-word shingles in a press
@@ -327,6 +330,12 @@ def _banded_pairs_sorted(signatures: U32, bands: int, rows: int) -> tuple[I64, I
     return codes // count, codes % count
 
 
+def _run_positions(starts: I64, lengths: I64) -> I64:
+    """Every position of each run ``starts[k] .. starts[k] + lengths[k] - 1``, runs one after another."""
+    before = np.cumsum(lengths) - lengths
+    return np.repeat(starts - before, lengths) + np.arange(int(lengths.sum()))
+
+
 def _byline_key(item: EvidenceItem) -> str:
     return " ".join(_WORDS.findall((item.byline or "").lower()))
 
@@ -346,6 +355,7 @@ class _Similarity:
         self.unique_texts = list(unique_index)
         self.words = words_of(self.unique_texts)
         shingles = shingle_sets(self.words, settings.shingle_words)
+        self.shingles = shingles
         unique_signatures = minhash_signatures(shingles, self.permutations, settings.minhash_seed)
         self.text_of = np.asarray(text_of, dtype=np.int64)
         self.shingle_counts = shingles.counts[self.text_of]
@@ -397,6 +407,79 @@ class _Similarity:
             left[keep].tolist(), right[keep].tolist(), matches[keep].tolist(), strict=True
         ):
             self.sink.add(a, b, _score(match, self.permutations), "shingles")
+
+    def containment_edges(self) -> None:
+        """Trimmed copies: a text whose shingles lie, ``similarity_threshold`` or more of them, in the texts
+        of another copy group joins that group (kind ``containment``).
+
+        A pickup that runs only the first paragraphs of a story shares few of the story's shingles, so
+        its Jaccard stays low while nearly all of its own shingles are the story's. A copy has one source:
+        a text contained in several groups (a statement that independent reports all quote, republished
+        alone) joins the one holding most of it, ties going to the group led by the lower id, so the
+        reports stay apart. Counts are exact (no estimate). Candidate groups come from a prefix filter: if
+        ``need`` of a text's ``n`` shingles must lie in a group, that group holds at least one of any
+        ``n - need + 1`` of them, so only the text's rarest shingles are looked up, and a phrase many
+        groups share costs nothing unless it is all a text has.
+        """
+        counts = self.shingles.counts
+        eligible = np.flatnonzero(counts >= MIN_SHINGLES)
+        if len(eligible) < 2:
+            return
+        groups = self.components()
+        group_of_item = np.empty(len(self.ids), dtype=np.int64)
+        for number, members in enumerate(groups):
+            group_of_item[members] = number
+        leader = np.array([members[0] for members in groups], dtype=np.int64)
+        # Each text stands for its first item; items sharing a text are in one group already.
+        _, first_item = np.unique(self.text_of, return_index=True)
+        sizes = counts[eligible]
+        text_group = group_of_item[first_item[eligible]]
+        owner = np.repeat(np.arange(len(eligible)), sizes)  # position in ``eligible``
+        text_start = np.cumsum(sizes) - sizes  # where each text's shingles begin in ``owner``
+        hashes = self.shingles.hashes[_run_positions(self.shingles.offsets[eligible], sizes)]
+        distinct, shingle = np.unique(hashes, return_inverse=True)
+        shingle = shingle.ravel()
+        groups_count = len(groups)
+        # Which groups hold each shingle: sorted codes shingle * groups + group, one per pair.
+        held = np.unique(shingle * groups_count + text_group[owner])
+        held_group = held % groups_count
+        frequency = np.bincount(held // groups_count, minlength=len(distinct))
+        first_holder = np.cumsum(frequency) - frequency
+        numerator, denominator = self.settings.similarity_threshold.as_integer_ratio()
+        need = -(-(numerator * sizes) // denominator)  # ceil(threshold x size), exact
+        # The prefix: each text's n - need + 1 rarest shingles (ties by shingle id), held elsewhere too.
+        order = np.lexsort((frequency[shingle] * len(distinct) + shingle, owner))
+        rank = np.arange(len(order)) - np.repeat(text_start, sizes)
+        in_prefix = order[rank < (sizes - need + 1)[owner[order]]]
+        in_prefix = in_prefix[frequency[shingle[in_prefix]] > 1]
+        spans = frequency[shingle[in_prefix]]
+        probe_text = np.repeat(owner[in_prefix], spans)
+        probe_group = held_group[_run_positions(first_holder[shingle[in_prefix]], spans)]
+        elsewhere = probe_group != text_group[probe_text]
+        candidates = np.unique(probe_text[elsewhere] * groups_count + probe_group[elsewhere])
+        if not len(candidates):
+            return
+        candidate_text, candidate_group = candidates // groups_count, candidates % groups_count
+        # Exact count: every shingle of the text looked up among the group's.
+        reach = sizes[candidate_text]
+        looked_up = shingle[_run_positions(text_start[candidate_text], reach)]
+        codes = looked_up * groups_count + np.repeat(candidate_group, reach)
+        found = held[np.minimum(np.searchsorted(held, codes), len(held) - 1)] == codes
+        shared = np.add.reduceat(found.astype(np.int64), np.cumsum(reach) - reach)
+        keep = shared >= need[candidate_text]
+        candidate_text, candidate_group, shared = candidate_text[keep], candidate_group[keep], shared[keep]
+        # One source per copy: the group holding most of the text, ties to the group led by the lower id.
+        best = np.lexsort((leader[candidate_group], -shared, candidate_text))
+        first = np.ones(len(best), dtype=bool)
+        first[1:] = candidate_text[best][1:] != candidate_text[best][:-1]
+        for text, group, count in zip(
+            candidate_text[best][first].tolist(),
+            candidate_group[best][first].tolist(),
+            shared[best][first].tolist(),
+            strict=True,
+        ):
+            item = int(first_item[eligible[text]])
+            self.sink.add(item, int(leader[group]), _score(count, int(sizes[text])), "containment")
 
     def metadata_edges(self) -> None:
         by_title: dict[str, list[int]] = defaultdict(list)
@@ -578,6 +661,7 @@ def similarity_graph(
     state.identical(duplicate_of)
     state.shingle_edges()
     state.metadata_edges()
+    state.containment_edges()
     release_overlap, release_pairs = state.release_edges()
     amplification = state.amplification(cited, state.components())
     groups = state.components()

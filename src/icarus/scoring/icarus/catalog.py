@@ -87,7 +87,8 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "H2",
         "Wire and syndication markers",
-        "wire datelines and credits, or similarity of {similarity_threshold} or more to another item",
+        "wire datelines and credits, or an overlap of {similarity_threshold} or more with another item "
+        "(shingle Jaccard, or the share of the item's own text found in another copy group)",
         "the item is derivative of the wire origin (same cluster)",
     ),
     RuleEntry(
