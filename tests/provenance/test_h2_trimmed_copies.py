@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from icarus.ledger.evidence import EvidenceItem
 from icarus.provenance import build_graph
+from icarus.provenance.similarity import CONTAINMENT_MAX_HOLDERS
 from icarus.scoring.icarus.config import ProvenanceSettings
 from tests.provenance.conftest import item, words
 
@@ -56,24 +58,44 @@ def test_h2_a_shared_quotation_does_not_make_reports_copies(settings: Provenance
     """Independent reports that each quote the same statement verbatim keep their own origins."""
     statement = words(304, 60)
     evidence = [
-        item(f"report-{n}", text=_text(words(310 + n, 120), statement, words(320 + n, 60)))
-        for n in range(5)
+        item(f"report-{n}", text=_text(words(310 + n, 120), statement, words(320 + n, 60))) for n in range(5)
     ]
     graph = build_graph(evidence, [], settings)
     assert len(graph.copy_groups) == 5
 
 
-def test_h2_a_text_that_is_only_the_quotation_joins_a_report_that_carries_it(
+def test_h2_the_quotation_republished_alone_is_the_reports_common_origin(
     settings: ProvenanceSettings,
 ) -> None:
-    """The statement alone, republished, is a copy: it joins one report (each holds all of it, so the
-    tie goes to the lowest id) and does not pull the independent reports together."""
+    """The statement on its own page lies whole in each report: it joins every one of them, so the reports
+    that relay it collapse into one origin (fewer origins, never more)."""
     statement = words(304, 60)
     evidence = [item(f"report-{n}", text=_text(words(310 + n, 120), statement)) for n in range(3)]
     evidence.append(item("statement", text=_text(statement)))
-    groups = build_graph(evidence, [], settings).copy_groups
-    assert ("report-0", "statement") in groups
-    assert ("report-1",) in groups and ("report-2",) in groups
+    graph = build_graph(evidence, [], settings)
+    assert graph.copy_groups == (("report-0", "report-1", "report-2", "statement"),)
+    assert {edge.kind for edge in graph.similarity_edges} == {"containment"}
+
+
+def test_h2_a_passage_held_by_too_many_groups_opens_no_containment_edge(settings: ProvenanceSettings) -> None:
+    """Hostile input: many items that are mostly one shared passage. Looking each one up in every other
+    group would take quadratic time and memory, so a shingle held by more than the cap leads nowhere."""
+    passage = words(308, 300)
+
+    def items(count: int) -> list[EvidenceItem]:
+        # each lies, 296 of its 411 shingles (0.72), in every other; their Jaccard is about 0.56
+        return [item(f"i{n:03d}", text=_text(words(400 + n, 115), passage)) for n in range(count)]
+
+    crowded = items(2 * CONTAINMENT_MAX_HOLDERS)
+    edges = [
+        edge for edge in build_graph(crowded, [], settings).similarity_edges if edge.kind == "containment"
+    ]
+    # Every pair looked up would give an edge per pair (8,128); only pairs that also share a rarer shingle
+    # by chance are looked up.
+    assert len(edges) < len(crowded)
+    few = build_graph(items(10), [], settings)
+    assert few.copy_groups == (tuple(f"i{n:03d}" for n in range(10)),)
+    assert {edge.kind for edge in few.similarity_edges} == {"containment"}
 
 
 def test_h2_trimmed_copy_counts_against_the_whole_copy_group(settings: ProvenanceSettings) -> None:

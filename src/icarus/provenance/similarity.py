@@ -59,6 +59,7 @@ from icarus.provenance.shingles import (
 from icarus.scoring.icarus.config import ProvenanceSettings
 
 __all__ = [
+    "CONTAINMENT_MAX_HOLDERS",
     "MIN_SHINGLES",
     "RELEASE_WIRE_DOMAINS",
     "SimilarityResult",
@@ -70,6 +71,10 @@ __all__ = [
 
 MIN_SHINGLES = 10
 """Below this many distinct shingles an item's text is too short to judge copying by overlap."""
+
+CONTAINMENT_MAX_HOLDERS = 64
+"""A shingle more copy groups than this hold does not lead to containment candidates (bounds the work)."""
+_LOOKUPS_PER_CHUNK = 1 << 22
 
 RELEASE_WIRE_DOMAINS = frozenset(
     {"prnewswire.com", "businesswire.com", "globenewswire.com", "eurekalert.org"}
@@ -413,13 +418,15 @@ class _Similarity:
         of another copy group joins that group (kind ``containment``).
 
         A pickup that runs only the first paragraphs of a story shares few of the story's shingles, so
-        its Jaccard stays low while nearly all of its own shingles are the story's. A copy has one source:
-        a text contained in several groups (a statement that independent reports all quote, republished
-        alone) joins the one holding most of it, ties going to the group led by the lower id, so the
-        reports stay apart. Counts are exact (no estimate). Candidate groups come from a prefix filter: if
-        ``need`` of a text's ``n`` shingles must lie in a group, that group holds at least one of any
-        ``n - need + 1`` of them, so only the text's rarest shingles are looked up, and a phrase many
-        groups share costs nothing unless it is all a text has.
+        its Jaccard stays low while nearly all of its own shingles are the story's. Counts are exact (no
+        estimate), against the copy groups as the other edges left them, in one pass; an edge only merges
+        groups, so adding a copy never splits one.
+
+        Candidate groups come from a prefix filter: if ``need`` of a text's ``n`` shingles must lie in a
+        group, that group holds at least one of any ``n - need + 1`` of them, so only the text's rarest
+        shingles are looked up. A shingle that more than ``CONTAINMENT_MAX_HOLDERS`` groups hold (a
+        notice or a statement carried everywhere) is not looked up: this bounds the work on hostile input,
+        where many items share one long passage, and such items are left to the Jaccard edges.
         """
         counts = self.shingles.counts
         eligible = np.flatnonzero(counts >= MIN_SHINGLES)
@@ -443,43 +450,37 @@ class _Similarity:
         # Which groups hold each shingle: sorted codes shingle * groups + group, one per pair.
         held = np.unique(shingle * groups_count + text_group[owner])
         held_group = held % groups_count
-        frequency = np.bincount(held // groups_count, minlength=len(distinct))
-        first_holder = np.cumsum(frequency) - frequency
+        holders = np.bincount(held // groups_count, minlength=len(distinct))
+        first_holder = np.cumsum(holders) - holders
         numerator, denominator = self.settings.similarity_threshold.as_integer_ratio()
         need = -(-(numerator * sizes) // denominator)  # ceil(threshold x size), exact
         # The prefix: each text's n - need + 1 rarest shingles (ties by shingle id), held elsewhere too.
-        order = np.lexsort((frequency[shingle] * len(distinct) + shingle, owner))
+        order = np.lexsort((holders[shingle] * len(distinct) + shingle, owner))
         rank = np.arange(len(order)) - np.repeat(text_start, sizes)
         in_prefix = order[rank < (sizes - need + 1)[owner[order]]]
-        in_prefix = in_prefix[frequency[shingle[in_prefix]] > 1]
-        spans = frequency[shingle[in_prefix]]
+        prefix_holders = holders[shingle[in_prefix]]
+        in_prefix = in_prefix[(prefix_holders > 1) & (prefix_holders <= CONTAINMENT_MAX_HOLDERS)]
+        spans = holders[shingle[in_prefix]]
         probe_text = np.repeat(owner[in_prefix], spans)
         probe_group = held_group[_run_positions(first_holder[shingle[in_prefix]], spans)]
         elsewhere = probe_group != text_group[probe_text]
         candidates = np.unique(probe_text[elsewhere] * groups_count + probe_group[elsewhere])
         if not len(candidates):
             return
-        candidate_text, candidate_group = candidates // groups_count, candidates % groups_count
-        # Exact count: every shingle of the text looked up among the group's.
-        reach = sizes[candidate_text]
-        looked_up = shingle[_run_positions(text_start[candidate_text], reach)]
-        codes = looked_up * groups_count + np.repeat(candidate_group, reach)
-        found = held[np.minimum(np.searchsorted(held, codes), len(held) - 1)] == codes
-        shared = np.add.reduceat(found.astype(np.int64), np.cumsum(reach) - reach)
-        keep = shared >= need[candidate_text]
-        candidate_text, candidate_group, shared = candidate_text[keep], candidate_group[keep], shared[keep]
-        # One source per copy: the group holding most of the text, ties to the group led by the lower id.
-        best = np.lexsort((leader[candidate_group], -shared, candidate_text))
-        first = np.ones(len(best), dtype=bool)
-        first[1:] = candidate_text[best][1:] != candidate_text[best][:-1]
-        for text, group, count in zip(
-            candidate_text[best][first].tolist(),
-            candidate_group[best][first].tolist(),
-            shared[best][first].tolist(),
-            strict=True,
-        ):
-            item = int(first_item[eligible[text]])
-            self.sink.add(item, int(leader[group]), _score(count, int(sizes[text])), "containment")
+        # Exact count, in bounded chunks: every shingle of the text looked up among the group's.
+        text_item = first_item[eligible]
+        lookups = int(sizes[candidates // groups_count].sum())
+        for chunk in np.array_split(candidates, -(-lookups // _LOOKUPS_PER_CHUNK)):
+            text, group = chunk // groups_count, chunk % groups_count
+            reach = sizes[text]
+            codes = shingle[_run_positions(text_start[text], reach)] * groups_count + np.repeat(group, reach)
+            found = held[np.minimum(np.searchsorted(held, codes), len(held) - 1)] == codes
+            shared = np.add.reduceat(found.astype(np.int64), np.cumsum(reach) - reach)
+            keep = shared >= need[text]
+            for t, g, count in zip(
+                text[keep].tolist(), group[keep].tolist(), shared[keep].tolist(), strict=True
+            ):
+                self.sink.add(int(text_item[t]), int(leader[g]), _score(count, int(sizes[t])), "containment")
 
     def metadata_edges(self) -> None:
         by_title: dict[str, list[int]] = defaultdict(list)
