@@ -10,7 +10,8 @@ LABELS = ("support", "refute", "neutral")
 
 
 def f1_by_label(gold: Sequence[str], predicted: Sequence[str]) -> dict[str, float]:
-    """F1 of each label; a label never predicted and never gold scores 0 (it still counts in the mean)."""
+    """F1 of each label; a label never predicted and never gold scores 0 (``macro_f1`` leaves such a label
+    out of its mean unless asked for it by ``labels``)."""
     if len(gold) != len(predicted):
         raise ValueError("gold and predicted must pair up")
     scores = {}
