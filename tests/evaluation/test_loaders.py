@@ -130,7 +130,9 @@ def test_averitec_wayback_address_without_a_scheme_gets_one() -> None:
         ("ftp://example.com/file", None),
     ],
 )
-def test_averitec_source_written_as_a_bare_host_is_an_https_address(written: str, address: str | None) -> None:
+def test_averitec_source_written_as_a_bare_host_is_an_https_address(
+    written: str, address: str | None
+) -> None:
     assert averitec.source_address(written) == address
 
 
