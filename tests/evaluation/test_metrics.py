@@ -94,6 +94,14 @@ def test_reliability_bins_decided_claims_by_score_with_one_in_the_last_bin() -> 
     assert (bins[-1].n, bins[-1].accuracy, bins[-1].mean_confidence) == (2, 0.5, pytest.approx(0.975))
 
 
+def test_reliability_puts_a_score_on_an_edge_in_the_bin_that_starts_there() -> None:
+    gold = ["supported"] * 3
+    bins = metrics.reliability(gold, gold, [0.3, 0.7, 0.2999])
+    assert [(b.low, b.n) for b in bins if b.n] == [(0.2, 1), (0.3, 1), (0.7, 1)]
+    with pytest.raises(ValueError, match="outside"):
+        metrics.reliability(gold, gold, [0.3, 0.7, 1.5])
+
+
 def test_firing_counts_count_each_code_once_per_claim() -> None:
     counts = metrics.firing_counts([("H4", "rule-6", "H4"), ("G3", "H4"), ()])
     assert counts == {"H4": 2, "G3": 1, "rule-6": 1}

@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from icarus.judges.calibration import Calibration, expected_calibration_error, reliability, softmax
+from icarus.judges.calibration import (
+    Calibration,
+    bin_index,
+    expected_calibration_error,
+    reliability,
+    softmax,
+)
 from icarus.judges.metrics import accuracy, confusion, f1_by_label, macro_f1
 
 
@@ -47,6 +53,45 @@ def test_ece_is_zero_when_confidence_equals_accuracy_and_one_when_sure_and_wrong
 def test_reliability_bins_are_half_open_with_the_last_closed() -> None:
     bins = reliability([0.0, 0.1, 0.999, 1.0], [True, True, True, True], bins=10)
     assert [b.count for b in bins] == [1, 1, 0, 0, 0, 0, 0, 0, 0, 2]
+
+
+def test_confidences_on_an_edge_go_to_the_bin_that_starts_there() -> None:
+    # np.linspace(0, 1, 11) gives 0.30000000000000004, 0.6000000000000001 and 0.7000000000000001 as
+    # edges, which once put 0.3, 0.6 and 0.7 one bin too low
+    bins = reliability([0.3, 0.6, 0.7], [True, True, True], bins=10)
+    assert [(b.low, b.count) for b in bins if b.count] == [(0.3, 1), (0.6, 1), (0.7, 1)]
+    assert list(bin_index([0.3, 0.6, 0.7], 10)) == [3, 6, 7]
+
+
+def test_a_confidence_just_under_an_edge_stays_below_it_and_one_is_in_the_last_bin() -> None:
+    assert list(bin_index([0.2999, 0.0, 0.05, 0.99, 1.0], 10)) == [2, 0, 0, 9, 9]
+    last = reliability([1.0], [True], bins=10)[-1]
+    assert (last.low, last.high, last.count) == (0.9, 1.0, 1)
+
+
+def test_bin_edges_are_exact_fractions() -> None:
+    edges = [(b.low, b.high) for b in reliability([], [], bins=10)]
+    assert edges == [(b / 10, (b + 1) / 10) for b in range(10)]
+
+
+def test_nan_or_out_of_range_confidences_and_unpaired_flags_are_refused() -> None:
+    with pytest.raises(ValueError, match="NaN"):
+        expected_calibration_error([0.5, float("nan")], [True, False])
+    with pytest.raises(ValueError, match="outside"):
+        expected_calibration_error([0.5, 1.5], [True, False])
+    with pytest.raises(ValueError, match="outside"):
+        reliability([-0.1], [True])
+    with pytest.raises(ValueError, match="2 confidences but 1 correct"):
+        reliability([0.5, 0.6], [True])
+
+
+def test_ece_by_hand_on_a_tiny_example() -> None:
+    # bin [0.3, 0.4): 0.3 right, 0.35 wrong -> mean confidence 0.325, accuracy 0.5, |gap| 0.175, share 2/4
+    # bin [0.7, 0.8): 0.7 right -> |gap| 0.3, share 1/4;  bin [0.9, 1.0]: 0.9 right -> |gap| 0.1, share 1/4
+    expected = 2 / 4 * 0.175 + 1 / 4 * 0.3 + 1 / 4 * 0.1  # 0.1875
+    ece = expected_calibration_error([0.3, 0.35, 0.7, 0.9], [True, False, True, True])
+    assert ece == pytest.approx(expected, abs=1e-12)
+    # with 0.3 and 0.7 one bin too low, as before the fix, it would have read 0.3625
 
 
 def test_stance_metrics_match_scikit_learn() -> None:

@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from icarus.judges.calibration import bin_index
+
 __all__ = [
     "CLAIM_LABEL_ORDER",
     "RELIABILITY_BINS",
@@ -124,14 +126,16 @@ def reliability(
     gold: Sequence[str], predicted: Sequence[str], scores: Sequence[float], bins: int = RELIABILITY_BINS
 ) -> list[ReliabilityBin]:
     """Accuracy of the decided claims grouped by the policy's confidence score (equal-width bins on
-    [0, 1]; a score of exactly 1 falls in the last bin). A calibrated score lies on the diagonal."""
+    [0, 1], as ``icarus.judges.calibration.bin_index`` assigns them: a score on an edge opens the bin that
+    starts there, and a score of exactly 1 falls in the last bin). A calibrated score lies on the diagonal."""
     rows = [
         (g == p, s) for (g, p), s in zip(_pairs(gold, predicted), scores, strict=True) if p != UNVERIFIABLE
     ]
+    where = bin_index([s for _, s in rows], bins).tolist()
     result: list[ReliabilityBin] = []
     for index in range(bins):
         low, high = index / bins, (index + 1) / bins
-        inside = [(ok, s) for ok, s in rows if low <= s < high or (index == bins - 1 and s == high)]
+        inside = [row for row, b in zip(rows, where, strict=True) if b == index]
         result.append(
             ReliabilityBin(
                 low=low,

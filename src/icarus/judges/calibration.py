@@ -24,6 +24,7 @@ __all__ = [
     "ECE_BINS",
     "Calibration",
     "ReliabilityBin",
+    "bin_index",
     "expected_calibration_error",
     "reliability",
     "softmax",
@@ -111,22 +112,44 @@ class ReliabilityBin:
     accuracy: float
 
 
+def bin_index(values: npt.ArrayLike, bins: int = ECE_BINS) -> npt.NDArray[np.intp]:
+    """The equal-width bin of each value in [0, 1]: ``floor(value × bins)``, with 1.0 in the last bin.
+
+    Bin ``b`` holds ``[b / bins, (b + 1) / bins)``, so a value on an edge goes to the bin that starts there
+    (0.7 to [0.7, 0.8), not [0.6, 0.7)). The product is rounded to nine decimals before the floor, so that
+    floating-point error in it cannot move an edge value down a bin. NaN, a value outside [0, 1] or fewer
+    than one bin is a ValueError.
+    """
+    if bins < 1:
+        raise ValueError(f"need at least one bin, not {bins}")
+    scaled = np.asarray(values, dtype=np.float64)
+    if np.isnan(scaled).any():
+        raise ValueError("a confidence is NaN; confidences must be numbers in [0, 1]")
+    if ((scaled < 0.0) | (scaled > 1.0)).any():
+        bad = scaled[(scaled < 0.0) | (scaled > 1.0)][0]
+        raise ValueError(f"confidence {bad} is outside [0, 1]")
+    index: npt.NDArray[np.intp] = np.minimum(np.floor(np.round(scaled * bins, 9)), bins - 1).astype(np.intp)
+    return index
+
+
 def reliability(
     confidences: npt.ArrayLike, correct: npt.ArrayLike, bins: int = ECE_BINS
 ) -> list[ReliabilityBin]:
-    """Answers grouped by stated confidence in ``bins`` equal-width bins (the last one closed)."""
-    conf = np.asarray(confidences, dtype=np.float64)
-    right = np.asarray(correct, dtype=np.float64)
-    edges = np.linspace(0.0, 1.0, bins + 1)
-    index = np.clip(np.digitize(conf, edges[1:-1], right=False), 0, bins - 1)
+    """Answers grouped by stated confidence in ``bins`` equal-width bins (the last one closed; see
+    ``bin_index``). Confidences and correct flags must pair up."""
+    conf = np.asarray(confidences, dtype=np.float64).reshape(-1)
+    right = np.asarray(correct, dtype=np.float64).reshape(-1)
+    if len(conf) != len(right):
+        raise ValueError(f"{len(conf)} confidences but {len(right)} correct flags")
+    index = bin_index(conf, bins)
     out = []
     for b in range(bins):
         mask = index == b
         count = int(mask.sum())
         out.append(
             ReliabilityBin(
-                low=float(edges[b]),
-                high=float(edges[b + 1]),
+                low=b / bins,
+                high=(b + 1) / bins,
                 count=count,
                 mean_confidence=float(conf[mask].mean()) if count else 0.0,
                 accuracy=float(right[mask].mean()) if count else 0.0,
