@@ -45,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from icarus.ledger.evidence import EvidenceItem, SourceClass
+from icarus.provenance.arrays import distinct_sorted, run_positions
 from icarus.provenance.canonical import registered_domain
 from icarus.provenance.citations import normalise_name
 from icarus.provenance.model import SimilarityEdge
@@ -331,14 +332,8 @@ def _banded_pairs_sorted(signatures: U32, bands: int, rows: int) -> tuple[I64, I
     if not found:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty
-    codes = np.unique(np.concatenate(found))
+    codes = distinct_sorted(np.concatenate(found))
     return codes // count, codes % count
-
-
-def _run_positions(starts: I64, lengths: I64) -> I64:
-    """Every position of each run ``starts[k] .. starts[k] + lengths[k] - 1``, runs one after another."""
-    before = np.cumsum(lengths) - lengths
-    return np.repeat(starts - before, lengths) + np.arange(int(lengths.sum()))
 
 
 def _byline_key(item: EvidenceItem) -> str:
@@ -443,28 +438,30 @@ class _Similarity:
         text_group = group_of_item[first_item[eligible]]
         owner = np.repeat(np.arange(len(eligible)), sizes)  # position in ``eligible``
         text_start = np.cumsum(sizes) - sizes  # where each text's shingles begin in ``owner``
-        hashes = self.shingles.hashes[_run_positions(self.shingles.offsets[eligible], sizes)]
+        hashes = self.shingles.hashes[run_positions(self.shingles.offsets[eligible], sizes)]
         distinct, shingle = np.unique(hashes, return_inverse=True)
         shingle = shingle.ravel()
         groups_count = len(groups)
         # Which groups hold each shingle: sorted codes shingle * groups + group, one per pair.
-        held = np.unique(shingle * groups_count + text_group[owner])
+        held = distinct_sorted(shingle * groups_count + text_group[owner])
         held_group = held % groups_count
         holders = np.bincount(held // groups_count, minlength=len(distinct))
         first_holder = np.cumsum(holders) - holders
         numerator, denominator = self.settings.similarity_threshold.as_integer_ratio()
         need = -(-(numerator * sizes) // denominator)  # ceil(threshold x size), exact
         # The prefix: each text's n - need + 1 rarest shingles (ties by shingle id), held elsewhere too.
-        order = np.lexsort((holders[shingle] * len(distinct) + shingle, owner))
+        # Holder counts over the cap rank alike (those shingles are dropped), which keeps one sort key.
+        rarity = np.minimum(holders[shingle], CONTAINMENT_MAX_HOLDERS + 1) * len(distinct) + shingle
+        order = np.argsort(owner * ((CONTAINMENT_MAX_HOLDERS + 2) * len(distinct)) + rarity)
         rank = np.arange(len(order)) - np.repeat(text_start, sizes)
         in_prefix = order[rank < (sizes - need + 1)[owner[order]]]
         prefix_holders = holders[shingle[in_prefix]]
         in_prefix = in_prefix[(prefix_holders > 1) & (prefix_holders <= CONTAINMENT_MAX_HOLDERS)]
         spans = holders[shingle[in_prefix]]
         probe_text = np.repeat(owner[in_prefix], spans)
-        probe_group = held_group[_run_positions(first_holder[shingle[in_prefix]], spans)]
+        probe_group = held_group[run_positions(first_holder[shingle[in_prefix]], spans)]
         elsewhere = probe_group != text_group[probe_text]
-        candidates = np.unique(probe_text[elsewhere] * groups_count + probe_group[elsewhere])
+        candidates = distinct_sorted(probe_text[elsewhere] * groups_count + probe_group[elsewhere])
         if not len(candidates):
             return
         # Exact count, in bounded chunks: every shingle of the text looked up among the group's.
@@ -473,7 +470,7 @@ class _Similarity:
         for chunk in np.array_split(candidates, -(-lookups // _LOOKUPS_PER_CHUNK)):
             text, group = chunk // groups_count, chunk % groups_count
             reach = sizes[text]
-            codes = shingle[_run_positions(text_start[text], reach)] * groups_count + np.repeat(group, reach)
+            codes = shingle[run_positions(text_start[text], reach)] * groups_count + np.repeat(group, reach)
             found = held[np.minimum(np.searchsorted(held, codes), len(held) - 1)] == codes
             shared = np.add.reduceat(found.astype(np.int64), np.cumsum(reach) - reach)
             keep = shared >= need[text]
