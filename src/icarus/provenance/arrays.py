@@ -7,7 +7,7 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["distinct_sorted", "run_positions"]
+__all__ = ["dense_ids", "distinct_sorted", "run_positions"]
 
 _Int = TypeVar("_Int", bound=np.integer)
 
@@ -28,3 +28,18 @@ def run_positions(starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64])
     """Every position of each run ``starts[k] .. starts[k] + lengths[k] - 1``, runs one after another."""
     before = np.cumsum(lengths) - lengths
     return np.repeat(starts - before, lengths) + np.arange(int(lengths.sum()))
+
+
+def dense_ids(values: npt.NDArray[_Int]) -> tuple[npt.NDArray[np.int64], int]:
+    """Each value's rank among the distinct values (0, 1, ... in ascending order), and how many there are:
+    ``np.unique(values, return_inverse=True)`` without building the distinct values (half the time)."""
+    if not len(values):
+        return np.zeros(0, dtype=np.int64), 0
+    order = np.argsort(values)
+    ordered = values[order]
+    new = np.ones(len(ordered), dtype=np.int64)
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:], casting="unsafe")
+    ranks = np.cumsum(new) - 1
+    ids = np.empty(len(values), dtype=np.int64)
+    ids[order] = ranks
+    return ids, int(ranks[-1]) + 1

@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from icarus.ledger.evidence import EvidenceItem, SourceClass
-from icarus.provenance.arrays import distinct_sorted, run_positions
+from icarus.provenance.arrays import dense_ids, distinct_sorted, run_positions
 from icarus.provenance.canonical import registered_domain
 from icarus.provenance.citations import normalise_name
 from icarus.provenance.model import SimilarityEdge
@@ -439,20 +439,19 @@ class _Similarity:
         owner = np.repeat(np.arange(len(eligible)), sizes)  # position in ``eligible``
         text_start = np.cumsum(sizes) - sizes  # where each text's shingles begin in ``owner``
         hashes = self.shingles.hashes[run_positions(self.shingles.offsets[eligible], sizes)]
-        distinct, shingle = np.unique(hashes, return_inverse=True)
-        shingle = shingle.ravel()
+        shingle, distinct_count = dense_ids(hashes)
         groups_count = len(groups)
         # Which groups hold each shingle: sorted codes shingle * groups + group, one per pair.
         held = distinct_sorted(shingle * groups_count + text_group[owner])
         held_group = held % groups_count
-        holders = np.bincount(held // groups_count, minlength=len(distinct))
+        holders = np.bincount(held // groups_count, minlength=distinct_count)
         first_holder = np.cumsum(holders) - holders
         numerator, denominator = self.settings.similarity_threshold.as_integer_ratio()
         need = -(-(numerator * sizes) // denominator)  # ceil(threshold x size), exact
         # The prefix: each text's n - need + 1 rarest shingles (ties by shingle id), held elsewhere too.
         # Holder counts over the cap rank alike (those shingles are dropped), which keeps one sort key.
-        rarity = np.minimum(holders[shingle], CONTAINMENT_MAX_HOLDERS + 1) * len(distinct) + shingle
-        order = np.argsort(owner * ((CONTAINMENT_MAX_HOLDERS + 2) * len(distinct)) + rarity)
+        rarity = np.minimum(holders[shingle], CONTAINMENT_MAX_HOLDERS + 1) * distinct_count + shingle
+        order = np.argsort(owner * ((CONTAINMENT_MAX_HOLDERS + 2) * distinct_count) + rarity)
         rank = np.arange(len(order)) - np.repeat(text_start, sizes)
         in_prefix = order[rank < (sizes - need + 1)[owner[order]]]
         prefix_holders = holders[shingle[in_prefix]]
