@@ -345,6 +345,7 @@ def resolve_mentions(
         members[number].append(evidence_id)
     # A named publisher's targets are one shared tuple; turn each distinct tuple into a set only once.
     as_set: dict[int, frozenset[str]] = {}
+    artifacts_of: dict[int, tuple[str, ...]] = {}  # likewise the artifact targets of each distinct tuple
     edges: set[CitationEdge] = set()
     for mention in mentions:
         group = members[group_of[mention.source]]
@@ -362,7 +363,12 @@ def resolve_mentions(
             if closest is not None and len(targets) > 1:
                 targets = closest(mention.source, targets)
         # Narrowing chooses among ledger items; a path back to the material under review always stays (H7).
-        artifacts = [t for t in mention.targets if t.startswith(ARTIFACT_PREFIX) and t not in targets]
+        artifacts = artifacts_of.get(id(mention.targets))
+        if artifacts is None:
+            artifacts = artifacts_of[id(mention.targets)] = tuple(
+                t for t in mention.targets if t.startswith(ARTIFACT_PREFIX)
+            )
+        artifacts = tuple(t for t in artifacts if t not in targets)
         for target in [*targets, *artifacts]:
             edges.add(CitationEdge(mention.source, target, mention.origin, mention.detail))
     return tuple(sorted(edges, key=lambda e: (e.source, e.target, e.origin, e.detail)))
