@@ -332,6 +332,55 @@ def test_G6_disagreeing_previous_run_keeps_holding() -> None:
     )
 
 
+def _recheck(result: dict) -> list[str]:  # type: ignore[type-arg]
+    return claim_of(result)["recheck"]["triggers"]
+
+
+def test_G6_window_boundary_an_event_begun_exactly_the_window_ago_is_no_longer_ongoing() -> None:
+    hours = load_policy("icarus@1.1").gates.ongoing_window_hours
+    inside = claim(
+        temporal_scope=TemporalScope.ONGOING, event_started_at=AS_OF - timedelta(hours=hours, seconds=-1)
+    )
+    assert claim_of(score(ledger(SUPPORTED, claims=[inside])))["label"] == "unverifiable"
+    at_edge = claim(temporal_scope=TemporalScope.ONGOING, event_started_at=AS_OF - timedelta(hours=hours))
+    result = score(ledger(SUPPORTED, claims=[at_edge]))
+    assert claim_of(result)["label"] == "supported"
+    assert _recheck(result) == ["ongoing"]  # the wording still schedules rechecks
+
+
+def test_G6_an_official_concluding_statement_ends_the_ongoing_situation() -> None:
+    ended = claim(
+        temporal_scope=TemporalScope.ONGOING,
+        event_started_at=AS_OF - timedelta(hours=2),
+        event_concluded=True,
+    )
+    assert claim_of(score(ledger(SUPPORTED, claims=[ended])))["label"] == "supported"
+
+
+@pytest.mark.parametrize("scope", [TemporalScope.HISTORICAL, TemporalScope.CURRENT, TemporalScope.ONGOING])
+def test_G6_a_counted_item_with_live_markers_holds_the_first_version_whatever_the_wording(
+    scope: TemporalScope,
+) -> None:
+    live = [item("a", flags=ValidityFlags(live_coverage=True)), item("b")]
+    result = score(ledger(live, claims=[claim(temporal_scope=scope)]))
+    assert claim_of(result)["label"] == "unverifiable"
+    assert claim_of(result)["scored_label"] == "supported"
+    assert "G6" in _recheck(result)
+
+
+def test_G6_a_past_tense_claim_about_an_incident_that_began_an_hour_ago_is_a_developing_story() -> None:
+    incident = claim(temporal_scope=TemporalScope.HISTORICAL, event_started_at=AS_OF - timedelta(hours=1))
+    result = score(ledger(SUPPORTED, claims=[incident]))
+    assert claim_of(result)["label"] == "unverifiable"
+    assert any(r["message"].startswith("developing, as of ") for r in claim_of(result)["reasons"])
+
+
+def test_G6_ongoing_wording_alone_schedules_rechecks_but_does_not_hold_the_label() -> None:
+    result = score(ledger(SUPPORTED, claims=[claim(temporal_scope=TemporalScope.ONGOING)]))
+    assert claim_of(result)["label"] == "supported"
+    assert _recheck(result) == ["ongoing"]
+
+
 # --- G7 ------------------------------------------------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
-from icarus.ledger import Claim, Disposition, FieldName, Ledger, SubjectKind, TemporalScope
+from icarus.ledger import Claim, Disposition, FieldName, Ledger, SubjectKind
 from icarus.scoring.icarus import markers
 from icarus.scoring.icarus.aggregate import ClusterSummary
 from icarus.scoring.icarus.confidence import band_for
@@ -102,8 +102,10 @@ def g5_correction_window(counted: list[ClusterSummary], as_of: datetime, policy:
 
 
 def g6_is_ongoing(claim: Claim, counted: list[ClusterSummary], as_of: datetime, policy: PolicyConfig) -> bool:
-    if claim.temporal_scope is not TemporalScope.ONGOING:
-        return False
+    """G6's test of an ongoing situation, as the spec defines one: the event began less than the window ago
+    with no concluding statement, or a counted item carries live or breaking markers. The extractor's
+    ``ongoing`` wording label alone does not hold a label back (it schedules rechecks), and a claim worded
+    in the past tense about an incident that began an hour ago is still a developing story."""
     window = timedelta(hours=policy.gates.ongoing_window_hours)
     recent = (
         claim.event_started_at is not None
