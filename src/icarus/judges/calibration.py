@@ -125,9 +125,9 @@ def bin_index(values: npt.ArrayLike, bins: int = ECE_BINS) -> npt.NDArray[np.int
     scaled = np.asarray(values, dtype=np.float64)
     if np.isnan(scaled).any():
         raise ValueError("a confidence is NaN; confidences must be numbers in [0, 1]")
-    if ((scaled < 0.0) | (scaled > 1.0)).any():
-        bad = scaled[(scaled < 0.0) | (scaled > 1.0)][0]
-        raise ValueError(f"confidence {bad} is outside [0, 1]")
+    outside = (scaled < 0.0) | (scaled > 1.0)
+    if outside.any():
+        raise ValueError(f"confidence {scaled[outside][0]} is outside [0, 1]")
     index: npt.NDArray[np.intp] = np.minimum(np.floor(np.round(scaled * bins, 9)), bins - 1).astype(np.intp)
     return index
 

@@ -454,9 +454,9 @@ class _Similarity:
         order = np.argsort(owner * ((CONTAINMENT_MAX_HOLDERS + 2) * distinct_count) + rarity)
         rank = np.arange(len(order)) - np.repeat(text_start, sizes)
         in_prefix = order[rank < (sizes - need + 1)[owner[order]]]
-        prefix_holders = holders[shingle[in_prefix]]
-        in_prefix = in_prefix[(prefix_holders > 1) & (prefix_holders <= CONTAINMENT_MAX_HOLDERS)]
         spans = holders[shingle[in_prefix]]
+        looked_up = (spans > 1) & (spans <= CONTAINMENT_MAX_HOLDERS)
+        in_prefix, spans = in_prefix[looked_up], spans[looked_up]
         probe_text = np.repeat(owner[in_prefix], spans)
         probe_group = held_group[run_positions(first_holder[shingle[in_prefix]], spans)]
         elsewhere = probe_group != text_group[probe_text]
