@@ -73,6 +73,10 @@ eval: $(STAMP)
 	$(BIN)/icarus registry import misinfo-list $(DATASETS)/averitec/misinfo_list.txt --out $(EVAL_REGISTRY) > /dev/null
 	$(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --reputation $(EVAL_REGISTRY) --out $(EVAL_OUT)/with-registry $(EVAL_JUDGE_OPTION) --json > /dev/null
 	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --reputation $(EVAL_REGISTRY) --out $(EVAL_OUT)/with-registry $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --judge gold-labels@1 --out $(EVAL_OUT)/ceiling --json > /dev/null
+	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --judge gold-labels@1 --out $(EVAL_OUT)/ceiling --json > /dev/null
+	$(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --reputation $(EVAL_REGISTRY) --judge gold-labels@1 --out $(EVAL_OUT)/ceiling/with-registry --json > /dev/null
+	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --reputation $(EVAL_REGISTRY) --judge gold-labels@1 --out $(EVAL_OUT)/ceiling/with-registry --json > /dev/null
 	rm -f $(EVAL_REGISTRY) $(EVAL_REGISTRY).history.jsonl
 
 lint: $(STAMP)

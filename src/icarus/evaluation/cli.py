@@ -52,7 +52,12 @@ def eval_command(
         int | None, typer.Option("--seed", help="With --limit: draw the N at random with this seed.")
     ] = None,
     policy: Annotated[str, typer.Option("--policy", help="Policy name@version.")] = DEFAULT_POLICY,
-    judge: Annotated[str, typer.Option("--judge", help="A registered judge name@version.")] = OFFLINE_JUDGE,
+    judge: Annotated[
+        str,
+        typer.Option(
+            "--judge", help="A registered judge name@version, or gold-labels@1 (the dataset's own stances)."
+        ),
+    ] = OFFLINE_JUDGE,
     reputation: Annotated[
         list[Path] | None,
         typer.Option("--reputation", help="JSON file of reputation records on file (repeatable)."),
@@ -70,6 +75,7 @@ def eval_command(
     if seed is not None and limit is None:
         _fail("--seed draws a sample, so it needs --limit")
     from icarus.evaluation.cases import DatasetError, EvalSet
+    from icarus.evaluation.gold_judge import GOLD_JUDGE, gold_label_judge
     from icarus.evaluation.report import console_table
     from icarus.evaluation.runner import run_evaluation
     from icarus.judges.registry import JudgeConfigError, create_judge
@@ -82,7 +88,10 @@ def eval_command(
         config = load_policy(policy)
         evalset: EvalSet = importlib.import_module(module).load(data, limit, seed)
         registry = default_registry(*(reputation or []))
-        stance_judge = _build_judge(create_judge, judge, Settings())
+        if judge == GOLD_JUDGE:
+            stance_judge: Judge = gold_label_judge(evalset)
+        else:
+            stance_judge = _build_judge(create_judge, judge, Settings())
     except (UnknownPolicyError, JudgeConfigError, RegistryFileError, DatasetError) as exc:
         _fail(str(exc))
         return
