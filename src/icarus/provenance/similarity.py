@@ -323,9 +323,8 @@ def _banded_pairs_sorted(signatures: U32, bands: int, rows: int) -> tuple[I64, I
         run_id = np.concatenate(([0], np.cumsum(~same_as_next)))
         run_end = np.searchsorted(run_id, run_id, side="right")
         partners = run_end - np.arange(count) - 1
-        total = int(partners.sum())
         first = np.repeat(np.arange(count), partners)
-        step = np.arange(total) - np.repeat(np.cumsum(partners) - partners, partners) + 1
+        step = run_positions(np.ones(count, dtype=np.int64), partners)  # 1, 2, ... partners[p] for each p
         left = order[first]
         right = order[first + step]
         found.append(np.minimum(left, right) * count + np.maximum(left, right))
