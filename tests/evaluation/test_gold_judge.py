@@ -84,6 +84,19 @@ def test_a_passage_label_wins_and_unlabelled_passages_take_their_claims_side() -
     ]
 
 
+def test_the_same_claim_and_text_labelled_two_ways_is_answered_neutral_in_either_order() -> None:
+    cases = [
+        ClaimCase("1", "A rose.", Label.SUPPORTED, (passage("a", "A went up."),)),
+        ClaimCase("2", "A rose.", Label.NOT_SUPPORTED, (passage("a", "A went up."),)),
+        ClaimCase("3", "B rose.", Label.SUPPORTED, (passage("a", "B went up."),)),
+        ClaimCase("4", "B rose.", Label.SUPPORTED, (passage("a", "B went up."),)),
+    ]
+    for ordered in (cases, cases[::-1]):
+        judge = gold_label_judge(EvalSet("toy", Path("toy"), cases=ordered))
+        assert judge.stance(request("A rose.", "A went up.")).stance is Stance.NEUTRAL
+        assert judge.stance(request("B rose.", "B went up.")).stance is Stance.SUPPORT
+
+
 def test_a_set_researched_from_a_corpus_has_no_labels_to_answer_from() -> None:
     evalset = EvalSet("scifact", Path("x"), cases=[ClaimCase("1", "A.", Label.SUPPORTED)], corpus=Path("c"))
     with pytest.raises(DatasetError, match="finds its evidence by research"):

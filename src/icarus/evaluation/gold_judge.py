@@ -9,7 +9,8 @@ check can use, so it is not in the judge registry.
 Where a passage carries its own stance label (Climate-FEVER's sentences), that label is the answer. Where
 only the claim is labelled (AVeriTeC's answers), every passage takes its claim's side: supported → support,
 refuted → refute; a claim with not enough evidence, or with conflicting evidence, gives neutral passages,
-since its label does not say which passage leans which way. A set researched from a corpus (SciFact) has no
+since its label does not say which passage leans which way. The same claim and text labelled two ways
+(claims worded alike) is answered neutral. A set researched from a corpus (SciFact) has no
 labels for what research finds, so it is refused.
 
 Attribution (H3) is parsed as the offline judges parse it.
@@ -105,10 +106,16 @@ def gold_label_judge(evalset: EvalSet) -> GoldLabelJudge:
             f"{GOLD_JUDGE} needs gold evidence with labels; {evalset.name} finds its evidence by research"
         )
     answers: dict[tuple[str, str], Stance] = {}
+
+    def learn(key: tuple[str, str], stance: Stance) -> None:
+        # The same claim and text labelled two ways (two claims worded alike): the labels disagree, so
+        # neither side is certain and the answer is neutral, whichever came first.
+        answers[key] = stance if answers.setdefault(key, stance) is stance else Stance.NEUTRAL
+
     for case in evalset.cases:
         for passage in case.passages:
-            stance = passage.gold_stance if passage.gold_stance is not None else CLAIM_SIDE[case.gold]
-            answers[(case.claim, passage.text)] = stance
+            side = passage.gold_stance if passage.gold_stance is not None else CLAIM_SIDE[case.gold]
+            learn((case.claim, passage.text), side)
     for pair in evalset.stance_pairs:
-        answers[(pair.claim, pair.evidence)] = pair.gold
+        learn((pair.claim, pair.evidence), pair.gold)
     return GoldLabelJudge(answers)
