@@ -161,3 +161,44 @@ def test_huge_page_text_and_injection_are_scored_without_harm(tmp_path: Path) ->
     weights = {i["evidence_id"]: i["weight"] for i in data["trace"]["claims"][0]["passes"][-1]["items"]}
     assert weights["a"] == "0.0"
     assert data["claims"][0]["label"] == "supported"
+
+
+def test_an_integer_too_long_to_read_is_a_clear_error(tmp_path: Path) -> None:
+    text = ledger([item("a")]).model_dump_json().replace('"start":0', '"start":' + "9" * 5000, 1)
+    result = runner.invoke(app, ["score", str(write(tmp_path, text))])
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.output and "not valid JSON" in result.output
+
+
+def test_a_lone_surrogate_escape_is_a_clear_error(tmp_path: Path) -> None:
+    # json.loads turns "\ud800" into a str no UTF-8 encoder accepts; scoring hashes the ledger as UTF-8
+    text = ledger([item("a"), item("b")]).model_dump_json().replace('"test-ledger"', '"test-\\ud800"')
+    result = runner.invoke(app, ["score", str(write(tmp_path, text)), "--json"])
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.output and "lone surrogate" in result.output and "ledger_id" in result.output
+    paired = text.replace("\\ud800", "\\ud83d\\ude00")  # an escaped pair is one real character
+    assert runner.invoke(app, ["score", str(write(tmp_path, paired))]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("as_of", "0001-01-01T00:00:00+05:00"),  # before year 1 once in UTC
+        ("as_of", "9999-12-31T23:59:59-05:00"),  # after year 9999 once in UTC
+        ("as_of", "9999-12-31T23:59:59Z"),  # rechecks are scheduled after as_of
+        ("retrieved_at", "9999-12-31T23:59:59Z"),  # H10 adds its tolerance to the retrieval time
+        ("as_of", "0001-01-01T00:00:00Z"),
+    ],
+)
+def test_timestamps_at_the_ends_of_the_calendar_are_a_clear_error(
+    tmp_path: Path, field: str, value: str
+) -> None:
+    data = json.loads(ledger([item("a"), item("b")]).model_dump_json())
+    if field == "as_of":
+        data["as_of"] = value
+    else:
+        data["evidence"][0][field] = value
+    result = runner.invoke(app, ["score", str(write(tmp_path, json.dumps(data))), "--json"])
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.output and "Traceback" not in result.output
+    assert "between 0002-01-01 and 9998-12-31" in result.output

@@ -8,13 +8,25 @@ from typing import Annotated
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
+# Scoring adds and subtracts windows of minutes to days (tolerances, correction and recheck windows); a
+# year's margin inside what ``datetime`` can hold keeps that arithmetic from overflowing.
+EARLIEST_TIME = datetime(2, 1, 1, tzinfo=UTC)
+LATEST_TIME = datetime(9998, 12, 31, 23, 59, 59, 999999, tzinfo=UTC)
+
 
 def _to_utc(value: datetime) -> datetime:
-    return value.astimezone(UTC)
+    try:
+        converted = value.astimezone(UTC)
+    except OverflowError:  # e.g. 0001-01-01T00:00+05:00 lies before year 1 in UTC
+        converted = None
+    if converted is None or not EARLIEST_TIME <= converted <= LATEST_TIME:
+        raise ValueError("timestamp must lie between 0002-01-01 and 9998-12-31 (UTC)")
+    return converted
 
 
 UtcDatetime = Annotated[AwareDatetime, AfterValidator(_to_utc)]
-"""A timezone-aware timestamp, normalised to UTC. Naive timestamps are rejected: the ledger never guesses."""
+"""A timezone-aware timestamp, normalised to UTC, between 0002-01-01 and 9998-12-31. Naive timestamps are
+rejected: the ledger never guesses."""
 
 Unit = Annotated[Decimal, Field(ge=0, le=1)]
 """A decimal in [0, 1]. Decimals (not floats) keep threshold comparisons exact."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -131,11 +132,40 @@ def load_ledger(path: Path) -> Ledger:
         raise LedgerError(f"ledger {path} is not UTF-8 text") from exc
     except json.JSONDecodeError as exc:
         raise LedgerError(f"ledger {path} is not valid JSON: line {exc.lineno}: {exc.msg}") from exc
+    except ValueError as exc:  # an integer literal longer than Python converts (sys.get_int_max_str_digits)
+        reason = str(exc).split(";")[0]  # drop the advice to raise the limit, meant for programmers
+        raise LedgerError(f"ledger {path} is not valid JSON: {reason}") from exc
     except RecursionError as exc:
         raise LedgerError(f"ledger {path} nests too deeply to be a ledger") from exc
     except OSError as exc:  # a folder, a file that vanished or cannot be read
         raise LedgerError(f"cannot read ledger {path}: {exc.strerror or exc}") from exc
+    where = _lone_surrogate(raw)
+    if where is not None:
+        raise LedgerError(f"ledger {path} is not valid Unicode: a lone surrogate escape in {where}")
     return parse_ledger(raw, source=str(path))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(raw: Any) -> str | None:
+    """Where the parsed JSON holds a lone surrogate, or None. ``json`` decodes an unpaired ``\\ud800``
+    escape into a str that no UTF-8 encoder accepts, so hashing or storing the ledger would fail later."""
+    stack: list[tuple[Any, str]] = [(raw, "(root)")]
+    while stack:  # iterative: JSON may nest as deep as the parser allowed
+        value, where = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                return where
+        elif isinstance(value, dict):
+            for key, inner in value.items():
+                inner_where = key if where == "(root)" else f"{where}.{key}"
+                if _SURROGATE.search(key):
+                    return inner_where
+                stack.append((inner, inner_where))
+        elif isinstance(value, list):
+            stack.extend((inner, f"{where}.{i}") for i, inner in enumerate(value))
+    return None
 
 
 def parse_ledger(raw: Any, source: str = "ledger") -> Ledger:

@@ -109,7 +109,7 @@ How to read the type column:
 - **Decimal**: a JSON number or a decimal string (`"0.85"`), read as an exact decimal, never a float.
   **Decimal in [0, 1]** must lie in that range.
 - **UTC timestamp**: ISO 8601 with a time-zone offset (`2026-11-20T12:00:00Z`); normalised to UTC on
-  reading. A timestamp without an offset is rejected.
+  reading. A timestamp without an offset, or outside 0002-01-01 to 9998-12-31 in UTC, is rejected.
 - **date**: a calendar date, `YYYY-MM-DD`.
 - A linked name is another record or an enumeration of this page. Enumerations are written as their
   string values. Unknown fields are an error in every record.
