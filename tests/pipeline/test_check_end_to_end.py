@@ -193,6 +193,27 @@ def test_check_command_bad_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert blocked.exit_code == 2 and "error:" in blocked.output
 
 
+def test_hostile_post_and_reputation_files_are_one_line_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("ICARUS_DATABASE_URL", raising=False)
+    hostile = {"deep.json": "[" * 100_000 + "]" * 100_000, "long-number.json": '{"a": ' + "9" * 5000 + "}"}
+    for name, text in hostile.items():
+        path = tmp_path / name
+        path.write_text(text)
+        result = runner.invoke(app, ["check", "--post", str(path)])
+        assert result.exit_code == 2 and "cannot read X payload" in result.output, name
+        as_reputation = runner.invoke(app, ["check", "Unemployment fell in May.", "--reputation", str(path)])
+        assert as_reputation.exit_code == 2 and "reputation file" in as_reputation.output, name
+        assert as_reputation.output.strip().count("\n") == 0, as_reputation.output
+    broken = tmp_path / "broken.json"
+    broken.write_text("[{")
+    result = runner.invoke(app, ["check", "Unemployment fell in May.", "--reputation", str(broken)])
+    assert result.exit_code == 2 and result.output.strip().count("\n") == 0, result.output
+    assert "pydantic" not in result.output  # no library boilerplate, just what is wrong and where
+
+
 def test_post_id_needs_a_bearer_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.delenv("ICARUS_DATABASE_URL", raising=False)

@@ -246,6 +246,43 @@ def test_cli_import_and_show(tmp_path: Path, lin: Path) -> None:
     assert absent.exit_code == 2 and "no such file" in absent.output
 
 
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        ("ifcn", "[" * 100_000 + "]" * 100_000),  # deeper than json can parse
+        ("ifcn", "[" + "9" * 5000 + "]"),  # an integer longer than Python reads
+        ("lin2023", "domain,pc1\n" + "a" * 200_000 + ",1\n"),  # a field over csv's field limit
+        ("perennial", "status,urls\n" + "x" * 200_000 + ",[]\n"),
+        ("opensources", "x" * 200_000 + ",type\n"),
+    ],
+)
+def test_hostile_dataset_files_are_one_line_errors(tmp_path: Path, kind: str, text: str) -> None:
+    path = tmp_path / "hostile.txt"
+    path.write_text(text)
+    result = CliRunner().invoke(registry_app, ["import", kind, str(path)])
+    assert result.exit_code == 2, result.output
+    assert "error:" in result.output and str(path) in result.output
+
+
+def test_a_perennial_row_with_hostile_json_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "perennial.csv"
+    deep = "[" * 5_000 + "]" * 5_000
+    path.write_text(f'status,urls\n"{deep}",[]\n"[{"9" * 5000}]",[]\n"[""Deprecated""]","[""a.example""]"\n')
+    result = import_perennial(path, VALUES)
+    assert [s.reason for s in result.skipped] == ["status or urls is not a JSON list"] * 2
+    assert [e.record.domain for e in result.entries] == ["a.example"]
+
+
+def test_import_out_that_cannot_be_written_is_a_one_line_error(tmp_path: Path, lin: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    result = CliRunner().invoke(
+        registry_app, ["import", "lin2023", str(lin), "--out", str(blocker / "reg.json")]
+    )
+    assert result.exit_code == 2, result.output
+    assert "error: cannot write" in result.output and "Traceback" not in result.output
+
+
 REAL = [
     ("lin2023", import_lin2023, "domain-quality-ratings/domain_pc1.csv", 10_500, 11_520),
     (

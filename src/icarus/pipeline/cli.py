@@ -43,7 +43,9 @@ def _x_payload(post: Path | None, post_id: str | None, settings: Settings) -> di
         if post.stat().st_size > MAX_POST_BYTES:
             _fail(f"{post} is larger than {MAX_POST_BYTES} bytes")
         payload: object = json.loads(post.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except RecursionError:
+        _fail(f"cannot read X payload {post}: it nests too deeply to be a payload")
+    except (OSError, ValueError) as exc:  # ValueError: not UTF-8, not JSON, or a number too long to read
         _fail(f"cannot read X payload {post}: {exc}")
     if not isinstance(payload, dict):
         _fail(f"{post} is not an X API v2 payload (a JSON object)")

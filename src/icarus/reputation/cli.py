@@ -90,8 +90,12 @@ def import_command(
             for old in read_history(out):
                 taken.setdefault(old.record.domain, set()).add(old.record.version)
             update = update_registry(existing, result.entries, taken)
-            append_history(out, update.replaced, datetime.now(UTC))
-            write_registry(update.entries, out)
+            try:
+                append_history(out, update.replaced, datetime.now(UTC))
+                write_registry(update.entries, out)
+            except OSError as exc:
+                progress.stop()
+                _fail(f"cannot write {out}: {exc.strerror or exc}")
     console.print(f"{result.produced_by} (version {result.version})")
     console.print(f"imported: {len(result.entries)} domains")
     console.print(f"skipped: {len(result.skipped)} rows")

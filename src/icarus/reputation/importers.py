@@ -269,7 +269,7 @@ def import_perennial(
         try:
             statuses = json.loads(row.get("status") or "")
             urls = json.loads(row.get("urls") or "")
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, a number too long to read, or nested too deep
             b.skip(row_no, "status or urls is not a JSON list", row.get("name"))
             continue
         if not isinstance(statuses, list) or not isinstance(urls, list):
@@ -297,8 +297,10 @@ def import_ifcn(
     b = _Builder("ifcn", path, recorded_at)
     try:
         items = json.loads(b.text)
-    except json.JSONDecodeError as exc:
-        raise ImportFormatError(f"not JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise ImportFormatError("not JSON: nested too deeply") from exc
+    except ValueError as exc:  # JSONDecodeError, or an integer literal too long to read
+        raise ImportFormatError(f"not JSON: {str(exc).split(';')[0]}") from exc
     if not isinstance(items, list):
         raise ImportFormatError("expected a JSON list of signatories")
     for n, item in enumerate(items, start=1):
@@ -396,7 +398,10 @@ def import_file(
         importer = IMPORTERS[kind]
     except KeyError:
         raise ImportFormatError(f"unknown kind {kind!r}; one of {', '.join(KINDS)}") from None
-    return importer(path, reputation, recorded_at)
+    try:
+        return importer(path, reputation, recorded_at)
+    except csv.Error as exc:  # e.g. a field over csv's field size limit
+        raise ImportFormatError(f"not readable as CSV: {exc}") from exc
 
 
 def _source_of(entry: RegistryEntry) -> str:

@@ -96,8 +96,20 @@ def load_registry(*paths: Path) -> Registry:
                 entry = _entry(item)
                 entries[entry.record.domain] = entry
         except (OSError, ValidationError, KeyError, ValueError) as exc:
-            raise RegistryFileError(f"reputation file {path}: {exc}") from exc
+            raise RegistryFileError(f"reputation file {path}: {_problem(exc)}") from exc
     return Registry(entries)
+
+
+def _problem(exc: Exception) -> str:
+    """One line saying what is wrong: pydantic's own text spans lines and adds a link to its docs."""
+    if isinstance(exc, ValidationError):
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        return f"{where + ': ' if where else ''}{first['msg']}{more}"
+    if isinstance(exc, KeyError):
+        return f"an entry has no {exc.args[0]!r}"
+    return str(exc)
 
 
 def _entry(item: dict[str, object]) -> RegistryEntry:
