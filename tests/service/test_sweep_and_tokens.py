@@ -113,5 +113,7 @@ def test_token_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert runner.invoke(app, ["token", "revoke", "1"]).exit_code == 0
     missing = runner.invoke(app, ["token", "revoke", "99"])
     assert missing.exit_code == 2 and "no token 99" in missing.output
+    beyond = runner.invoke(app, ["token", "revoke", "9" * 30])  # past any integer column
+    assert beyond.exit_code == 2 and f"no token {'9' * 30}" in beyond.output
     wrong = runner.invoke(app, ["token", "create", "--role", "owner"])
     assert wrong.exit_code == 2 and "error:" in wrong.output and "reader, api, admin" in wrong.output

@@ -114,7 +114,20 @@ def test_cli_different_exits_1_with_the_diff(store: Store, db_url: str, first: S
     assert any('"0.999"' in line for line in lines)
 
 
-@pytest.mark.parametrize("target", ["nope", "nope/1", "{check}/7", "{check}/x", "{check}/0", "", "a/1/2"])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "nope",
+        "nope/1",
+        "{check}/7",
+        "{check}/x",
+        "{check}/0",
+        "",
+        "a/1/2",
+        "{check}/2147483648",
+        "{check}/" + "9" * 30,
+    ],
+)
 def test_cli_not_found_or_bad_ref_exits_2(store: Store, db_url: str, first: Scored, target: str) -> None:
     ref = store.record_check(first[0].subject, *first)
     result = runner.invoke(app, [target.format(check=ref.check_id), "--database-url", db_url])

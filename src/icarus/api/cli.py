@@ -6,7 +6,7 @@ import signal
 import subprocess
 import sys
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Final
 
 import typer
 from rich.console import Console
@@ -18,6 +18,7 @@ from icarus.store.tokens import TokenStore
 
 __all__ = ["serve_command", "token_app"]
 
+INTEGER_MAX: Final = 2**31 - 1  # the largest value of an Integer column on PostgreSQL
 token_app = typer.Typer(no_args_is_help=True, help="API tokens: create, list, revoke.")
 err = Console(stderr=True)
 
@@ -128,6 +129,8 @@ def token_revoke(
     """Revoke a token; requests with it are refused from then on."""
     from icarus.store import NotFound
 
+    if not 1 <= token_id <= INTEGER_MAX:  # no such row, and a database integer column cannot even hold it
+        _fail(f"no token {token_id}")
     try:
         info = _tokens().revoke(token_id, datetime.now(UTC))
     except NotFound as exc:

@@ -21,6 +21,7 @@ __all__ = ["EXIT_DIFFERENT", "EXIT_IDENTICAL", "EXIT_NOT_FOUND", "app", "parse_r
 EXIT_IDENTICAL: Final = 0
 EXIT_DIFFERENT: Final = 1
 EXIT_NOT_FOUND: Final = 2
+MAX_VERSION: Final = 2**31 - 1  # the version column is an Integer: 32 bits on PostgreSQL, as the API allows
 
 app = typer.Typer(add_completion=False, help="Replay stored report versions.")
 
@@ -33,6 +34,8 @@ def parse_ref(ref: str) -> tuple[str, int | None]:
     version = int(number) if slash else None
     if version is not None and version < 1:
         raise ValueError(f"version numbers start at 1, got {version}")
+    if version is not None and version > MAX_VERSION:
+        raise ValueError(f"no version {version}: version numbers end at {MAX_VERSION}")
     return check_id, version
 
 
