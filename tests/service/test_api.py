@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from icarus.api import create_app
+from icarus.api.app import MAX_BODY_BYTES
 from icarus.jobs.runner import JobRunner
 from icarus.jobs.sweep import PostStatus
 from icarus.settings import Settings
@@ -89,6 +90,9 @@ def test_text_input_is_accepted_and_checked(client: TestClient, runner: JobRunne
         ({"text": "claim", "policy": "icarus@9.9"}, "unknown policy"),
         ({"text": "claim", "colour": "red"}, "Extra inputs are not permitted"),
         ({"payload": {"data": {"id": "1", "text": "x"}}}, "not a reply"),
+        # refused at once: the worker's error would quote the URL, and PostgreSQL text cannot hold NUL
+        ({"url": "https://example.org/a\u0000b"}, "whitespace, control characters or backslashes"),
+        ({"url": "https://exa mple.org/"}, "whitespace, control characters or backslashes"),
     ],
 )
 def test_invalid_input_is_a_422_with_a_clear_message(
@@ -178,6 +182,47 @@ def test_event_stream_replays_progress_and_the_new_version(client: TestClient, r
         f"/v1/checks/{check_id}/events", params={"once": True}, headers={"Last-Event-ID": str(ids[-2])}
     ).text
     assert [line for line in resumed.splitlines() if line.startswith("id: ")] == [f"id: {ids[-1]}"]
+
+
+@pytest.mark.parametrize("header", ["9" * 30, str(2**63), "-1", "abc"])  # 2**63: past SQLite INTEGER
+def test_an_unreadable_last_event_id_replays_the_stream_from_its_start(
+    client: TestClient, runner: JobRunner, header: str
+) -> None:
+    check_id = submit_and_run(client, runner, {"payload": sample_payload()})
+    answer = client.get(
+        f"/v1/checks/{check_id}/events", params={"once": True}, headers={"Last-Event-ID": header}
+    )
+    assert answer.status_code == 200
+    assert answer.text.split("event: ")[1].startswith("status")
+
+
+@pytest.mark.parametrize(("path", "role"), [("rechecks", Role.API), ("corrections", Role.ADMIN)])
+def test_a_note_with_a_nul_character_is_a_422(
+    client: TestClient, runner: JobRunner, path: str, role: Role
+) -> None:
+    check_id = submit_and_run(client, runner, {"payload": sample_payload()})
+    answer = client.post(
+        f"/v1/checks/{check_id}/{path}", json={"note": "a\u0000b"}, headers=token(runner, role)
+    )
+    assert answer.status_code == 422 and "NUL" in answer.json()["detail"]
+
+
+def test_an_oversize_body_is_a_413_before_it_is_read(client: TestClient, runner: JobRunner) -> None:
+    headers = {**token(runner, Role.API), "Content-Type": "application/json"}
+    too_big = b'{"text": "' + b"a" * MAX_BODY_BYTES + b'"}'
+    answer = client.post("/v1/checks", content=too_big, headers=headers)
+    assert answer.status_code == 413 and "larger than" in answer.json()["detail"]
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+        yield b'{"text": "'
+        for _ in range(MAX_BODY_BYTES // 65536 + 1):
+            yield b"a" * 65536
+        yield b'"}'
+
+    streamed = client.post("/v1/checks", content=chunks(), headers=headers)
+    assert streamed.status_code == 413 and "larger than" in streamed.json()["detail"]
+    fits = client.post("/v1/checks", json={"text": "Unemployment fell to 3.9% in May."}, headers=headers)
+    assert fits.status_code == 202
 
 
 def test_a_deleted_post_is_hidden_after_the_sweep_but_the_verdict_stays(

@@ -12,10 +12,12 @@ from contextlib import asynccontextmanager
 from datetime import datetime
 from typing import Any
 
-from fastapi import FastAPI, Request, status
+from fastapi import FastAPI, HTTPException, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy.exc import DBAPIError
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from icarus.api.auth import RateLimiter, Security
 from icarus.api.routes import build_router
@@ -32,6 +34,8 @@ __all__ = ["create_app"]
 
 log = logging.getLogger("icarus.api")
 DASHBOARD_ROWS = 50
+# The same cap `icarus check --post` puts on an X payload file; every valid request is far smaller.
+MAX_BODY_BYTES = 5 * 1024 * 1024
 
 
 def create_app(
@@ -73,6 +77,7 @@ def create_app(
     )
     app.state.runner = runner
     app.state.settings = settings
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.include_router(build_router(runner, security, settings, sweep))
     _mount_pages(app, runner)
 
@@ -103,6 +108,42 @@ def create_app(
         )
 
     return app
+
+
+class BodyLimit:
+    """Refuse a request body over ``max_bytes`` with 413 instead of reading it all into memory: at once when
+    its Content-Length says so, else as soon as the bytes received pass the limit."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app, self.max_bytes = app, max_bytes
+
+    def _too_large(self) -> HTTPException:
+        return HTTPException(
+            status.HTTP_413_CONTENT_TOO_LARGE,
+            detail=f"the request body is larger than {self.max_bytes} bytes",
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length", "")
+        if declared.isascii() and declared.isdigit() and int(declared) > self.max_bytes:
+            error = self._too_large()
+            await JSONResponse({"detail": error.detail}, status_code=error.status_code)(scope, receive, send)
+            return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    raise self._too_large()  # the route reading the body answers it like any HTTP error
+            return message
+
+        await self.app(scope, counted, send)
 
 
 def _never_lose(enqueue: Enqueue) -> Enqueue:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 __all__ = [
     "CheckAccepted",
@@ -123,12 +123,22 @@ class PolicyOut(BaseModel):
     config: dict[str, Any]
 
 
+def _no_nul(value: str) -> str:
+    # the note is stored with the run and its version, and PostgreSQL text columns cannot hold NUL
+    if "\x00" in value:
+        raise ValueError("a note cannot contain NUL characters")
+    return value
+
+
+Note = Annotated[str, Field(max_length=2000), AfterValidator(_no_nul)]
+
+
 class RecheckIn(BaseModel):
-    note: str | None = Field(default=None, max_length=2000, description="Why a recheck is wanted.")
+    note: Note | None = Field(default=None, description="Why a recheck is wanted.")
 
 
 class CorrectionIn(BaseModel):
-    note: str = Field(min_length=1, max_length=2000, description="What is being corrected and why.")
+    note: Note = Field(min_length=1, description="What is being corrected and why.")
 
 
 class RunAccepted(BaseModel):

@@ -32,6 +32,7 @@ log = logging.getLogger("icarus.api")
 
 POLL_S: Final = 0.5
 HEARTBEAT_S: Final = 15.0
+MAX_ID_DIGITS: Final = 18  # any 18-digit number fits a 64-bit integer column
 
 
 def format_event(event: EventInfo) -> str:
@@ -45,7 +46,10 @@ class EventStream:
 
     async def response(self, request: Request, check_id: str | None, *, once: bool) -> StreamingResponse:
         header = request.headers.get("last-event-id", "")
-        after = int(header) if header.isdigit() else None
+        # ASCII digits only ("²".isdigit() is true), and no more than an event id column holds
+        after = (
+            int(header) if header.isascii() and header.isdigit() and len(header) <= MAX_ID_DIGITS else None
+        )
         if after is None:
             # A check's stream starts at its beginning; the all-checks feed starts now.
             after = 0 if check_id is not None or once else await run_in_threadpool(self.service.last_event_id)

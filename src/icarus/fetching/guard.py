@@ -33,6 +33,7 @@ __all__ = [
     "Resolver",
     "URLGuard",
     "address_block_reason",
+    "has_unsafe_characters",
     "system_resolver",
 ]
 
@@ -99,6 +100,11 @@ _BLOCKED_RANGES: tuple[tuple[IPNetwork, str], ...] = tuple(
 )
 _NAT64_WELL_KNOWN = ipaddress.ip_network("64:ff9b::/96")
 _UNSAFE_URL_CHARS = re.compile(r"[\s\\\x00-\x1f\x7f]")
+
+
+def has_unsafe_characters(url: str) -> bool:
+    """Whitespace, control characters or backslashes: the guard refuses such a URL before parsing it."""
+    return _UNSAFE_URL_CHARS.search(url) is not None
 
 
 def address_block_reason(address: IPAddress) -> str | None:
@@ -204,7 +210,7 @@ class URLGuard:
         text = str(url)
         if len(text) > self.policy.max_url_length:
             raise BlockedURL(f"URL longer than {self.policy.max_url_length} characters", url=text[:200])
-        if _UNSAFE_URL_CHARS.search(text):
+        if has_unsafe_characters(text):
             raise BlockedURL("URL contains whitespace, control characters or backslashes", url=text)
         try:
             parsed = url if isinstance(url, httpx.URL) else httpx.URL(text)

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from icarus.capture import CaptureError, capture_text, capture_x_mention
 from icarus.capture.x_api import XApiClient, tweet_id_from
 from icarus.fetching import FetchError, SafeFetcher, SnapshotStore
+from icarus.fetching.guard import has_unsafe_characters
 from icarus.ledger import Subject
 from icarus.scoring.icarus.config import POLICY_FILES
 from icarus.settings import Settings
@@ -70,6 +71,9 @@ class CheckInput(BaseModel):
     def _http_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
             raise ValueError("url must start with http:// or https://")
+        if value is not None and has_unsafe_characters(value):
+            # the guard would refuse it anyway; refused now, the worker never stores an error quoting it
+            raise ValueError("url contains whitespace, control characters or backslashes")
         return value
 
     @field_validator("post")
