@@ -60,7 +60,10 @@ def test_word_hashes_do_not_depend_on_what_was_hashed_before() -> None:
     assert first.offsets.tolist() == fresh.offsets.tolist()
 
 
-def test_minhash_matches_the_column_wise_definition() -> None:
+@pytest.mark.parametrize("chunk", [1 << 15, 50, 7], ids=["whole", "small-chunks", "tiny-chunks"])
+def test_minhash_matches_the_column_wise_definition(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # With small chunks, documents longer than a chunk (76 shingles each) are read in slices.
+    monkeypatch.setattr(shingles, "_CHUNK_SHINGLES", chunk)
     sets = shingle_sets([" ".join(words(seed, 80)) for seed in range(6)] + [""], 5)
     a, b = shingles._permutations(128, 3)
     expected = np.full((7, 128), np.iinfo(np.uint32).max, dtype=np.uint32)

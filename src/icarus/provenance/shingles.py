@@ -197,6 +197,12 @@ def minhash_signatures(shingles: ShingleSets, permutations: int, seed: int) -> U
         chunk_docs = nonempty[position:end]
         lo = int(shingles.offsets[chunk_docs[0]])
         hi = int(shingles.offsets[chunk_docs[-1] + 1])
+        if hi - lo > _CHUNK_SHINGLES:
+            # A single document larger than a chunk (a huge page) is read in slices: its minimum is the
+            # minimum of its slices' minima, and memory stays at one chunk's worth.
+            signatures[first] = _sliced_signature(a, b, shingles.hashes[lo:hi])
+            position = end
+            continue
         # One row per permutation, so each document's minimum is a reduction along contiguous memory
         # (about three times faster than down columns). Taking the top 32 bits is monotone, so it can
         # follow the minimum and touch one value per document instead of every shingle's.
@@ -208,6 +214,16 @@ def minhash_signatures(shingles: ShingleSets, permutations: int, seed: int) -> U
         signatures[chunk_docs] = (lowest >> shift).astype(np.uint32).T
         position = end
     return signatures
+
+
+def _sliced_signature(a: U64, b: U64, hashes: U64) -> U32:
+    lowest = np.full(len(a), np.iinfo(np.uint64).max, dtype=np.uint64)
+    for start in range(0, len(hashes), _CHUNK_SHINGLES):
+        values = a[:, None] * hashes[None, start : start + _CHUNK_SHINGLES]
+        with np.errstate(over="ignore"):
+            values += b[:, None]
+        np.minimum(lowest, values.min(axis=1), out=lowest)
+    return (lowest >> np.uint64(32)).astype(np.uint32)
 
 
 def estimated_matches(signatures: U32, left: I64, right: I64) -> I64:
