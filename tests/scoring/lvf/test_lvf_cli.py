@@ -123,6 +123,41 @@ def test_an_invalid_submission_is_refused_with_its_problem(tmp_path: Path) -> No
     assert result.exit_code == 2 and "evidence" in result.output
 
 
+def _submission(run_id: int) -> str:
+    evidence = [{"url": "https://port.example/r", "excerpt": "9%", "stance": "refutes"}]
+    return json.dumps({"run_id": run_id, "submitter": "sub-1", "reason": "Newer.", "evidence": evidence})
+
+
+@pytest.mark.parametrize("run_id", [2**31, 2**63, 10**20])  # past PostgreSQL's and SQLite's integers
+def test_a_run_id_past_the_database_integer_range_is_not_found(tmp_path: Path, run_id: int) -> None:
+    db = str(tmp_path / "lvf.db")
+    assert runner.invoke(lvf_app, ["score", LEDGER, "--record", "--db", db]).exit_code == 0
+    shown = runner.invoke(lvf_app, ["show", str(run_id), "--db", db])
+    assert shown.exit_code == 2 and f"error: no LVF run {run_id}" in shown.output, shown.output
+    submission = tmp_path / "challenge.json"
+    submission.write_text(_submission(run_id))
+    submitted = runner.invoke(lvf_app, ["challenge", "submit", str(submission), "--db", db])
+    assert submitted.exit_code == 2 and f"no LVF run {run_id} to challenge" in submitted.output
+    assert "Traceback" not in shown.output + submitted.output
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nests too deeply"),  # deeper than json can parse
+        (_submission(1).replace('"run_id": 1', '"run_id": ' + "9" * 5000), "is not valid JSON"),  # too long
+    ],
+)
+def test_a_hostile_submission_file_is_a_one_line_error(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "challenge.json"
+    path.write_text(text)
+    db = str(tmp_path / "lvf.db")
+    for args in (["submit", str(path)], ["respond", "ch-x", str(path)]):
+        result = runner.invoke(lvf_app, ["challenge", *args, "--db", db])
+        assert result.exit_code == 2 and f"error: {path} {problem}" in result.output, result.output
+        assert result.output.strip().count("\n") == 0, result.output
+
+
 @pytest.mark.parametrize("ref", ["lvf@3.0", "lvf@2.0"])
 def test_published_lvf_methodology_pages_are_up_to_date(ref: str) -> None:
     page = Path(__file__).parents[3] / "docs" / "methodology" / f"{ref.replace('@', '-')}.md"

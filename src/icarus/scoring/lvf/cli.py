@@ -200,9 +200,12 @@ def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        _fail(f"cannot read {path}: {exc.strerror}")
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        _fail(f"{path} is not valid JSON: {exc}")
+        _fail(f"cannot read {path}: {exc.strerror or exc}")
+    except RecursionError:
+        _fail(f"{path} nests too deeply to be a submission")
+    except ValueError as exc:  # not UTF-8, not JSON, or an integer literal too long to read
+        reason = str(exc).split(";")[0]  # drop the advice to raise the digit limit, meant for programmers
+        _fail(f"{path} is not valid JSON: {reason}")
     return None
 
 

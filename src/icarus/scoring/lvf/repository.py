@@ -64,6 +64,9 @@ def _ddl(statement: str) -> Any:
 
 
 APPEND_ONLY: Final = ("lvf_runs", "lvf_challenge_events", "lvf_votes")
+# Run ids are Integer columns: 32 bits on PostgreSQL, 64 on SQLite. A larger id names no run, and passing it
+# to the database would fail with an overflow instead of finding nothing.
+MAX_RUN_ID: Final = 2**31 - 1
 
 
 def default_lvf_db(settings: Settings | None = None) -> Path:
@@ -254,7 +257,7 @@ class LvfRepository:
 
     def get_run(self, run_id: int) -> StoredRun:
         with self._sessions() as session:
-            row = session.get(RunRow, run_id)
+            row = session.get(RunRow, run_id) if 1 <= run_id <= MAX_RUN_ID else None
             if row is None:
                 raise UnknownRecord(f"no LVF run {run_id}")
             return StoredRun(row.id, row.recorded_at, row.run_json)
@@ -270,7 +273,8 @@ class LvfRepository:
         """Queue a validated submission; refuse it when the submitter is over the rate limit."""
         now = self._clock()
         with self._sessions.begin() as session:
-            if session.get(RunRow, submission.run_id) is None:
+            run_id = submission.run_id
+            if not 1 <= run_id <= MAX_RUN_ID or session.get(RunRow, run_id) is None:
                 raise UnknownRecord(f"no LVF run {submission.run_id} to challenge")
             previous = session.scalars(
                 select(EventRow.at).where(
