@@ -72,6 +72,28 @@ def test_bad_input_is_a_clear_error_with_exit_code_2(args: list[str]) -> None:
     assert result.exit_code == 2 and "error:" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nests too deeply"),  # deeper than json can parse
+        ('{"claim_id": ' + "9" * 5000 + "}", "is not valid JSON: Exceeds the limit"),  # too long to read
+    ],
+)
+@pytest.mark.parametrize("option", ["--claim", "--store"])
+def test_a_hostile_claim_or_store_file_is_a_one_line_error(
+    tmp_path: Path, option: str, text: str, problem: str
+) -> None:
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(text)
+    files = {"--claim": str(EXAMPLES / "claim.json"), "--store": STORE, option: str(hostile)}
+    result = runner.invoke(app, [arg for pair in files.items() for arg in pair])
+    assert result.exit_code == 2, result.output
+    assert (
+        f"error: {'claim' if option == '--claim' else 'evidence store'} {hostile} {problem}" in result.output
+    )
+    assert result.output.strip().count("\n") == 0, result.output
+
+
 def test_published_methodology_page_is_up_to_date() -> None:
     from icarus.scoring.evidenceverify import load_evidenceverify_config
     from icarus.scoring.evidenceverify.methodology import render_evidenceverify_methodology

@@ -258,9 +258,12 @@ def _read(path: Path, what: str) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise InputError(f"cannot read {what} {path}: {exc.strerror}") from exc
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{what} {path} is not valid JSON: {exc}") from exc
+        raise InputError(f"cannot read {what} {path}: {exc.strerror or exc}") from exc
+    except RecursionError as exc:
+        raise InputError(f"{what} {path} nests too deeply to read") from exc
+    except ValueError as exc:  # not UTF-8, not JSON, or an integer literal too long to read
+        reason = str(exc).split(";")[0]  # drop the advice to raise the digit limit, meant for programmers
+        raise InputError(f"{what} {path} is not valid JSON: {reason}") from exc
 
 
 def _validate(model: type[_Doc], raw: Any, path: Path, what: str) -> Any:
