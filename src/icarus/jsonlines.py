@@ -25,6 +25,10 @@ def json_objects(
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise error(f"{where}:{number}: not valid JSON ({exc.msg})") from exc
+        except RecursionError as exc:
+            raise error(f"{where}:{number}: not valid JSON (nested too deeply)") from exc
+        except ValueError as exc:  # an integer literal longer than Python converts
+            raise error(f"{where}:{number}: not valid JSON ({str(exc).split(';')[0]})") from exc
         if not isinstance(row, dict):
             raise error(f"{where}:{number}: expected a JSON object")
         yield number, row

@@ -106,6 +106,22 @@ def test_bad_input_is_an_error_line_and_exit_code_2(
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize(
+    ("dataset", "name"), [("averitec", "dev.json"), ("climate-fever", "climate-fever.jsonl")]
+)
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000 + "]" * 100_000, '{"claim": ' + "9" * 5000 + "}"], ids=["deep", "long-number"]
+)
+def test_a_hostile_dataset_file_is_a_one_line_error(
+    tmp_path: Path, dataset: str, name: str, text: str
+) -> None:
+    (tmp_path / name).write_text(text + "\n")
+    result = runner.invoke(app, ["eval", dataset, "--data", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert f"error: {tmp_path / name}" in result.output and "not" in result.output and "JSON" in result.output
+    assert result.output.strip().count("\n") == 0, result.output
+
+
 def support_every_claim(body: dict[str, Any]) -> dict[str, Any]:
     """The fake model's answer: every claim supported, naming the evidence id it was asked about."""
     evidence = asked_evidence_id(body)

@@ -163,3 +163,15 @@ def test_a_missing_or_binary_pairs_file_and_sets_without_data_are_errors(tmp_pat
     assert result.exit_code == 2 and "not UTF-8" in result.output
     result = runner.invoke(app, ["judge", "eval", "--set", "scifact"])
     assert result.exit_code == 2 and "--data is needed" in result.output
+
+
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000 + "]" * 100_000, '{"claim": ' + "9" * 5000 + "}"], ids=["deep", "long-number"]
+)
+def test_a_hostile_pairs_file_is_a_one_line_error(tmp_path: Path, text: str) -> None:
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(text + "\n")
+    result = runner.invoke(app, ["judge", "eval", "--pairs", str(pairs)])
+    assert result.exit_code == 2, result.output
+    assert f"error: {pairs}:1: not valid JSON" in result.output
+    assert result.output.strip().count("\n") == 0, result.output

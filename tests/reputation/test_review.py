@@ -128,6 +128,18 @@ def test_malformed_lines_are_reported_not_fatal(tmp_path: Path) -> None:
     assert ":2:" in state.problems[0]
 
 
+def test_queue_lines_nested_too_deeply_or_with_over_long_integers_are_reported_not_fatal(
+    tmp_path: Path,
+) -> None:
+    queue, _ = queued(tmp_path)
+    with queue.open("a") as handle:
+        handle.write("[" * 100_000 + "]" * 100_000 + "\n")
+        handle.write('{"kind": "request", "n": ' + "9" * 5000 + "}\n")
+    state = read_queue(queue)
+    assert len(state.pending) == 1
+    assert len(state.problems) == 2 and all("malformed queue line skipped" in p for p in state.problems)
+
+
 def test_cli_list_accept_override(tmp_path: Path) -> None:
     queue, _ = queued(tmp_path)
     with queue.open("a") as handle:

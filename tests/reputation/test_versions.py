@@ -125,6 +125,18 @@ def test_sources_round_trip_through_the_registry_file(tmp_path: Path) -> None:
     assert "sources" not in json.loads(path.read_text())[0]
 
 
+def test_history_lines_nested_too_deeply_are_skipped(tmp_path: Path) -> None:
+    out = tmp_path / "reg.json"
+    imported(out, "lin2023", write_lin(tmp_path / "a.csv", {"daily.example": "0.7"}))
+    imported(out, "lin2023", write_lin(tmp_path / "b.csv", {"daily.example": "0.5"}))
+    with history_path(out).open("a") as handle:  # a hand-edited history file
+        handle.write("[" * 100_000 + "]" * 100_000 + "\n")
+        handle.write('{"n": ' + "9" * 5000 + "}\n")
+    assert len(read_history(out, "daily.example")) == 1
+    again = runner.invoke(registry_app, ["import", "lin2023", str(tmp_path / "a.csv"), "--out", str(out)])
+    assert again.exit_code == 0 and "changed: 1" in again.output, again.output
+
+
 def test_show_lists_sources_and_history(tmp_path: Path) -> None:
     out = tmp_path / "reg.json"
     imported(out, "lin2023", write_lin(tmp_path / "a.csv", {"daily.example": "0.7"}))

@@ -38,8 +38,10 @@ def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 def json_document(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"{path}: cannot be read as JSON ({exc})") from exc
+    except RecursionError as exc:
+        raise DatasetError(f"{path}: cannot be read as JSON (nested too deeply)") from exc
+    except (OSError, ValueError) as exc:  # ValueError: not UTF-8, not JSON, or an integer too long to read
+        raise DatasetError(f"{path}: cannot be read as JSON ({str(exc).split(';')[0]})") from exc
 
 
 def csv_rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:

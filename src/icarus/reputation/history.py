@@ -64,7 +64,7 @@ def read_history(registry_file: Path, domain: str | None = None) -> list[Replace
             source_class = SourceClass(str(raw.get("source_class", SourceClass.NEWS.value)))
             stamp = raw.get("replaced_at")
             replaced_at = datetime.fromisoformat(stamp) if isinstance(stamp, str) else None
-        except (ValueError, KeyError, TypeError, ValidationError):
+        except (ValueError, KeyError, TypeError, ValidationError, RecursionError):  # e.g. a hand-edited line
             continue
         if domain is None or record.domain == domain:
             found.append(ReplacedRecord(record, source_class, replaced_at))

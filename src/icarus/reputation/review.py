@@ -153,8 +153,9 @@ def read_queue(queue_path: Path) -> QueueState:
                         del open_items[key]
             else:
                 raise ValueError(f"unknown kind {kind!r}")
-        except (ValueError, KeyError, TypeError, ValidationError) as exc:
-            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        except (ValueError, KeyError, TypeError, ValidationError, RecursionError) as exc:
+            # RecursionError: JSON nested deeper than the parser goes; ValueError covers an over-long integer
+            first = str(exc).splitlines()[0].split(";")[0] if str(exc) else type(exc).__name__
             state.problems.append(f"{queue_path}:{number}: malformed queue line skipped ({first})")
     state.pending = list(open_items.values())
     return state
