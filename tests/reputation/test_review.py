@@ -26,6 +26,7 @@ from icarus.reputation.review import (
 from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from tests.builders import item, ledger
+from tests.reputation.test_versions import fill_up_disk, folder_state
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -138,6 +139,24 @@ def test_queue_lines_nested_too_deeply_or_with_over_long_integers_are_reported_n
     state = read_queue(queue)
     assert len(state.pending) == 1
     assert len(state.problems) == 2 and all("malformed queue line skipped" in p for p in state.problems)
+
+
+def test_a_review_whose_registry_write_fails_leaves_the_registry_and_its_history_as_they_were(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    queue, led = queued(tmp_path)
+    out = tmp_path / "registry" / "reg.json"
+    accept(queue, "estimated-news.example", None, None, "editor", out, now=NOW)
+    enqueue_from_result(score_ledger(led, load_policy("icarus@1.1")), led, queue, now=NOW)
+    before = folder_state(out.parent)
+    fill_up_disk(monkeypatch, lambda p: p.parent == out.parent and p != history_path(out))
+    base = ["--queue", str(queue), "--reviewer", "editor", "--out", str(out)]
+    failed = CliRunner().invoke(
+        registry_app, ["review", "override", "estimated-news.example", "--score", "0.5", *base]
+    )
+    assert failed.exit_code == 2 and f"error: cannot write {out}: No space left on device" in failed.output
+    assert folder_state(out.parent) == before  # the replaced version 1 is not in the history yet
+    assert [i.domain for i in pending(queue)] == ["estimated-news.example"]  # still waiting for review
 
 
 def test_cli_list_accept_override(tmp_path: Path) -> None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import json
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from icarus.ledger import ReputationMethod, ReputationRecord, RiskRating, SourceClass, SourceTier
@@ -135,6 +139,62 @@ def test_history_lines_nested_too_deeply_are_skipped(tmp_path: Path) -> None:
     assert len(read_history(out, "daily.example")) == 1
     again = runner.invoke(registry_app, ["import", "lin2023", str(tmp_path / "a.csv"), "--out", str(out)])
     assert again.exit_code == 0 and "changed: 1" in again.output, again.output
+
+
+class _FillsUp:
+    """A file whose disk fills up: the first write stores half its text, then fails as a full disk does."""
+
+    def __init__(self, handle: Any) -> None:
+        self.handle = handle
+
+    def __enter__(self) -> _FillsUp:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.handle.close()
+
+    def write(self, text: str) -> int:
+        self.handle.write(text[: len(text) // 2])
+        self.handle.flush()
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def fill_up_disk(monkeypatch: pytest.MonkeyPatch, failing: Callable[[Path], bool]) -> None:
+    """Writing (or appending) to a path ``failing`` picks runs out of disk space part way."""
+    real_open = Path.open
+
+    def open_(self: Path, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        handle = real_open(self, mode, *args, **kwargs)
+        return _FillsUp(handle) if ("w" in mode or "a" in mode) and failing(self) else handle
+
+    monkeypatch.setattr(Path, "open", open_)
+
+
+def folder_state(folder: Path) -> dict[str, str]:
+    return {path.name: path.read_text() for path in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("fails", ["registry", "history"])
+def test_a_failed_import_write_leaves_the_registry_and_its_history_as_they_were(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails: str
+) -> None:
+    out = tmp_path / "registry" / "reg.json"
+    imported(out, "lin2023", write_lin(tmp_path / "a.csv", {"daily.example": "0.7", "weekly.example": "0.4"}))
+    imported(out, "lin2023", write_lin(tmp_path / "b.csv", {"daily.example": "0.6", "weekly.example": "0.4"}))
+    before = folder_state(out.parent)  # the registry and a history of one replaced version
+    history = history_path(out)
+    changed = write_lin(tmp_path / "c.csv", {"daily.example": "0.5", "weekly.example": "0.3"})
+    if fails == "history":
+        fill_up_disk(monkeypatch, lambda p: p == history)
+    else:  # the registry, or a file written beside it on the way
+        fill_up_disk(monkeypatch, lambda p: p.parent == out.parent and p != history)
+    result = runner.invoke(registry_app, ["import", "lin2023", str(changed), "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert f"error: cannot write {out}: No space left on device" in result.output
+    assert folder_state(out.parent) == before  # no history line for a registry never written, no stray file
+    monkeypatch.undo()
+    imported(out, "lin2023", changed)  # with room again, the same import goes through
+    assert [h.record.score for h in read_history(out, "daily.example")] == [Decimal("0.7"), Decimal("0.6")]
 
 
 def test_show_lists_sources_and_history(tmp_path: Path) -> None:

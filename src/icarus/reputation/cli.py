@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from icarus.ledger import ReputationMethod, RiskRating, SourceTier
-from icarus.reputation.history import append_history, history_path, read_history
+from icarus.reputation.history import history_path, read_history
 from icarus.reputation.importers import (
     DEFAULT_POLICY_REF,
     KINDS,
@@ -91,8 +91,7 @@ def import_command(
                 taken.setdefault(old.record.domain, set()).add(old.record.version)
             update = update_registry(existing, result.entries, taken)
             try:
-                append_history(out, update.replaced, datetime.now(UTC))
-                write_registry(update.entries, out)
+                write_registry(update.entries, out, update.replaced, datetime.now(UTC))
             except OSError as exc:
                 progress.stop()
                 _fail(f"cannot write {out}: {exc.strerror or exc}")
@@ -243,6 +242,13 @@ def _review(
             entry = override(_queue(queue), domain, value, level, reviewer, out)
     except ReviewError as exc:
         _fail(str(exc))
+        return
+    except OSError as exc:  # the queue could not be read or appended to, or the registry not written
+        problem = exc.strerror or str(exc)
+        queue_path = _queue(queue)
+        if exc.filename == str(queue_path):
+            _fail(f"cannot use the review queue {queue_path}: {problem}")
+        _fail(f"cannot write {out}: {problem}")
         return
     record = entry.record
     _console().print(

@@ -36,13 +36,16 @@ Merge rule (:func:`merge_entries`), when several datasets name one domain:
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
 import json
+import os
 import re
+import shutil
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -50,6 +53,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from icarus.ledger import ReputationMethod, ReputationRecord, RiskRating, SourceClass, SourceTier
+from icarus.reputation.history import append_history, history_path
 from icarus.reputation.registry import RegistryEntry, dump_entries, registry_key
 from icarus.scoring.icarus.config import ReputationBaseline, load_policy
 
@@ -544,8 +548,46 @@ def update_registry(
     return RegistryUpdate(ordered, replaced, added, changed, len(ordered) - added - changed)
 
 
-def write_registry(entries: Iterable[RegistryEntry], path: Path) -> None:
-    """Write the JSON list :func:`icarus.reputation.load_registry` reads."""
+def write_registry(
+    entries: Iterable[RegistryEntry],
+    path: Path,
+    replaced: Sequence[RegistryEntry] = (),
+    replaced_at: datetime | None = None,
+) -> None:
+    """Write the JSON list :func:`icarus.reputation.load_registry` reads, and append the ``replaced`` records
+    to its history, all or nothing: a failed write leaves the registry and its history as they were.
+
+    The new list goes to a temporary file beside the registry first, where a full disk or a refused write
+    shows; then the history is appended; last the temporary file is renamed over the registry (a rename
+    does not fail half way). A failure after the history was touched cuts it back to its old length.
+    """
+    if replaced and replaced_at is None:
+        raise ValueError("replaced records need the time they were replaced")
     ordered = sorted(entries, key=lambda e: e.record.domain)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dump_entries(ordered) + "\n", encoding="utf-8")
+    target = path.resolve()  # through a link: replace the file it names, not the link
+    target.parent.mkdir(parents=True, exist_ok=True)
+    history = history_path(path)
+    history_size = history.stat().st_size if history.exists() else None
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(dump_entries(ordered) + "\n", encoding="utf-8")
+        if target.exists():
+            shutil.copymode(target, temporary)
+        if replaced and replaced_at is not None:
+            append_history(path, list(replaced), replaced_at)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            _cut_back(history, history_size)
+        raise
+
+
+def _cut_back(history: Path, size: int | None) -> None:
+    """Return the history file to ``size`` bytes, or remove it when it did not exist (``None``)."""
+    if size is None:
+        history.unlink(missing_ok=True)
+    elif history.exists() and history.stat().st_size != size:
+        with history.open("r+b") as handle:
+            handle.truncate(size)

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from icarus.ledger import Ledger, ReputationMethod, ReputationRecord, SourceClass, SourceTier
-from icarus.reputation.history import append_history, history_path, read_history
+from icarus.reputation.history import history_path, read_history
 from icarus.reputation.importers import write_registry
 from icarus.reputation.registry import (
     RegistryEntry,
@@ -259,8 +259,7 @@ def _resolve(
         raise ReviewError(str(exc)) from exc
     entry = RegistryEntry(record, items[0].source_class)
     replaced = [e for e in existing if e.record.domain == key]
-    append_history(registry_out, replaced, moment)
-    write_registry([*(e for e in existing if e.record.domain != key), entry], registry_out)
+    write_registry([*(e for e in existing if e.record.domain != key), entry], registry_out, replaced, moment)
     _append(
         queue_path,
         [
