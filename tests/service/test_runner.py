@@ -118,6 +118,44 @@ def test_invalid_input_is_refused_before_anything_is_queued(runner: JobRunner) -
     assert runner.service.recent() == []
 
 
+def test_an_error_quoting_a_nul_character_is_stored_and_the_check_fails(
+    runner: JobRunner, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # PostgreSQL text columns refuse NUL: storing the error as given would fail and leave the check 'running'
+    check_id = submit_sample(runner)
+
+    def failing(*_: object) -> str:
+        raise RuntimeError("X API answered: invalid id 1\x00 2")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "_execute", failing)
+        for _ in range(runner.config.max_attempts):
+            outcome = runner.run(check_id, "first")
+            clock.advance(days=1)
+    assert outcome.startswith("gave up: ")
+    detail = "RuntimeError: X API answered: invalid id 1\ufffd 2"  # NUL stored as U+FFFD
+    job = runner.service.job(check_id, "first")
+    assert job.state is JobState.DONE and job.outcome == f"gave up: {detail}"
+    request = runner.service.request(check_id)
+    assert request.state is RequestState.FAILED and request.detail == detail
+
+
+def test_a_capture_failure_quoting_a_nul_character_fails_the_check(
+    runner: JobRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    check_id = submit_sample(runner)
+
+    def refused(*_: object) -> None:
+        raise CaptureFailed("x_api_error", "the X API said: not found\x00")
+
+    monkeypatch.setattr(runner, "_subject", refused)
+    assert runner.run(check_id, "first").startswith("capture failed: x_api_error")
+    request = runner.service.request(check_id)
+    assert request.state is RequestState.FAILED and request.detail == "the X API said: not found\ufffd"
+    assert runner.service.job(check_id, "first").state is JobState.DONE
+    assert runner.service.events(check_id)[-1].data["detail"] == request.detail
+
+
 def _database_down(*_: object, **__: object) -> None:
     raise OperationalError("UPDATE jobs", {}, Exception("connection refused"))
 

@@ -171,6 +171,8 @@ class ServiceStore:
         post_id: str | None = None,
     ) -> None:
         """Move a request to ``state`` and tell the event stream."""
+        reason = None if reason is None else _storable(reason)
+        detail = None if detail is None else _storable(detail)
 
         def work(session: Session) -> None:
             row = session.get(CheckRequest, check_id)
@@ -265,6 +267,8 @@ class ServiceStore:
         return self.store.transaction(work)
 
     def finish(self, job_id: int, now: datetime, outcome: str) -> None:
+        outcome = _storable(outcome)
+
         def work(session: Session) -> None:
             row = session.get(Job, job_id)
             if row is None:
@@ -276,6 +280,7 @@ class ServiceStore:
     def release(self, job_id: int, due_at: datetime, outcome: str, attempts: int | None = None) -> None:
         """Give a leased job back to the schedule (a worker stopping before it could finish). With
         ``attempts``, only if no other worker has claimed the job since that attempt."""
+        outcome = _storable(outcome)
 
         def work(session: Session) -> None:
             row = session.get(Job, job_id)
@@ -453,6 +458,14 @@ def _runnable(now: datetime) -> Any:
         and_(Job.state == JobState.SCHEDULED, Job.due_at <= now),
         and_(Job.state == JobState.RUNNING, Job.lease_until < now),
     )
+
+
+def _storable(text: str) -> str:
+    """Free text as a text column can hold it. Error details and outcomes quote what failed, such as an X API
+    error message or a fetched page, and may carry NUL characters; PostgreSQL text columns refuse NUL (SQLite
+    takes it), so the write would fail and leave the check 'running'. NUL becomes U+FFFD, the mark for a
+    character that could not be kept."""
+    return text.replace("\x00", "\ufffd")
 
 
 def _event(session: Session, check_id: str, now: datetime, kind: str, data: Mapping[str, Any]) -> None:
