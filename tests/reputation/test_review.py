@@ -159,6 +159,29 @@ def test_a_review_whose_registry_write_fails_leaves_the_registry_and_its_history
     assert [i.domain for i in pending(queue)] == ["estimated-news.example"]  # still waiting for review
 
 
+@pytest.mark.parametrize("action", ["accept", "override"])
+def test_a_review_rerun_after_the_queue_write_failed_files_no_second_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, action: str
+) -> None:
+    queue, _ = queued(tmp_path)
+    out = tmp_path / "registry" / "reg.json"
+    args = ["review", action, "estimated-news.example", "--queue", str(queue), "--reviewer", "editor"]
+    args += ["--out", str(out), *(["--score", "0.5"] if action == "override" else [])]
+    fill_up_disk(monkeypatch, lambda p: p == queue)  # the registry is written, the resolution line is not
+    failed = CliRunner().invoke(registry_app, args)
+    assert failed.exit_code == 2 and "No space left on device" in failed.output, failed.output
+    assert load_registry(out).entries["estimated-news.example"].record.version == "1"
+    assert [i.domain for i in pending(queue)] == ["estimated-news.example"]
+    monkeypatch.undo()
+    again = CliRunner().invoke(registry_app, args)  # the reviewer runs the same review again
+    assert again.exit_code == 0 and "manual version 1" in again.output, again.output
+    assert load_registry(out).entries["estimated-news.example"].record.version == "1"
+    assert not history_path(out).exists()  # version 1 was not replaced by a copy of itself
+    state = read_queue(queue)
+    assert state.pending == [] and state.problems == []  # no half-written line left in the queue
+    assert [resolution["version"] for _, resolution in state.resolved] == ["1"]
+
+
 def test_cli_list_accept_override(tmp_path: Path) -> None:
     queue, _ = queued(tmp_path)
     with queue.open("a") as handle:

@@ -65,6 +65,7 @@ __all__ = [
     "ImportResult",
     "RegistryUpdate",
     "Skipped",
+    "cut_back",
     "import_file",
     "import_ifcn",
     "import_iffy",
@@ -580,14 +581,15 @@ def write_registry(
         with contextlib.suppress(OSError):
             temporary.unlink(missing_ok=True)
         with contextlib.suppress(OSError):
-            _cut_back(history, history_size)
+            cut_back(history, history_size)
         raise
 
 
-def _cut_back(history: Path, size: int | None) -> None:
-    """Return the history file to ``size`` bytes, or remove it when it did not exist (``None``)."""
+def cut_back(path: Path, size: int | None) -> None:
+    """Return an appended-to file (a history, the review queue) to ``size`` bytes, or remove it when it did
+    not exist (``None``)."""
     if size is None:
-        history.unlink(missing_ok=True)
-    elif history.exists() and history.stat().st_size != size:
-        with history.open("r+b") as handle:
+        path.unlink(missing_ok=True)
+    elif path.exists() and path.stat().st_size != size:
+        with path.open("r+b") as handle:
             handle.truncate(size)

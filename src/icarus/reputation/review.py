@@ -8,12 +8,15 @@ appends a resolution line that resolves every pending item for that domain.
 :func:`accept` (the reviewer keeps the estimated score) and :func:`override` (a different score) write a
 new *manual* record version to a registry file. The version is one more than the highest manual version of
 that domain on file (registry file or its history); the record it replaces is appended to the history
-sidecar ``<registry>.history.jsonl`` first, so no version is ever lost. Malformed queue lines are reported
+sidecar ``<registry>.history.jsonl`` first, so no version is ever lost. The record is filed before the
+queue item is resolved; when the resolution line cannot be written, a re-run of the same review recognises
+the filed version and only resolves the item. Malformed queue lines are reported
 (:attr:`QueueState.problems`), never fatal.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,7 +29,7 @@ from pydantic import ValidationError
 
 from icarus.ledger import Ledger, ReputationMethod, ReputationRecord, SourceClass, SourceTier
 from icarus.reputation.history import history_path, read_history
-from icarus.reputation.importers import write_registry
+from icarus.reputation.importers import cut_back, write_registry
 from icarus.reputation.registry import (
     RegistryEntry,
     RegistryFileError,
@@ -120,12 +123,19 @@ def _aware(moment: datetime) -> datetime:
 
 
 def _append(path: Path, lines: list[dict[str, Any]]) -> None:
+    """Append ``lines``, all or none: a failed write (a full disk) is cut back, so no half line is left for
+    the next append to run on into."""
     if not lines:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as handle:
-        for line in lines:
-            handle.write(json.dumps(line, sort_keys=True) + "\n")
+    size = path.stat().st_size if path.exists() else None
+    try:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write("".join(json.dumps(line, sort_keys=True) + "\n" for line in lines))
+    except BaseException:
+        with contextlib.suppress(OSError):
+            cut_back(path, size)
+        raise
 
 
 def read_queue(queue_path: Path) -> QueueState:
@@ -215,6 +225,32 @@ def _manual_versions(domain: str, registry_out: Path) -> list[int]:
     return versions
 
 
+def _filed_unresolved(
+    existing: list[RegistryEntry], decided: RegistryEntry, queue: QueueState, registry_out: Path
+) -> RegistryEntry | None:
+    """The domain's registry entry when an earlier run of this same review filed it and then failed to mark
+    the queue item resolved (the registry is written first, the resolution line after): that entry is this
+    decision (same reviewer, score, tier and class) and no resolution in the queue names its version.
+    Filing again would add a second version for one decision."""
+    new = decided.record
+    resolved = {
+        str(raw.get("version"))
+        for item, raw in queue.resolved
+        if item.domain == new.domain and raw.get("registry") == str(registry_out)
+    }
+    for entry in existing:
+        old = entry.record
+        if (
+            old.domain == new.domain
+            and old.method is ReputationMethod.MANUAL
+            and (old.produced_by, old.score, old.tier) == (new.produced_by, new.score, new.tier)
+            and entry.source_class is decided.source_class
+            and old.version not in resolved
+        ):
+            return entry
+    return None
+
+
 def _resolve(
     action: str,
     queue_path: Path,
@@ -226,7 +262,8 @@ def _resolve(
     now: datetime | None,
 ) -> RegistryEntry:
     key = domain_of(domain)
-    items = [i for i in pending(queue_path) if i.domain == key]
+    queue = read_queue(queue_path)
+    items = [i for i in queue.pending if i.domain == key]
     if not items:
         raise ReviewError(f"no pending review for domain {key!r} in {queue_path}")
     role = reviewer_role.strip()
@@ -258,8 +295,14 @@ def _resolve(
     except RegistryFileError as exc:
         raise ReviewError(str(exc)) from exc
     entry = RegistryEntry(record, items[0].source_class)
-    replaced = [e for e in existing if e.record.domain == key]
-    write_registry([*(e for e in existing if e.record.domain != key), entry], registry_out, replaced, moment)
+    filed = _filed_unresolved(existing, entry, queue, registry_out)
+    if filed is not None:
+        entry, record = filed, filed.record  # resolve the item with the version already filed
+    else:
+        replaced = [e for e in existing if e.record.domain == key]
+        write_registry(
+            [*(e for e in existing if e.record.domain != key), entry], registry_out, replaced, moment
+        )
     _append(
         queue_path,
         [
