@@ -69,3 +69,33 @@ def test_only_ids_and_status_urls_are_accepted(reference: str) -> None:
         tweet_id_from(reference)
     assert tweet_id_from(" https://twitter.com/a/status/42?s=20 ") == "42"
     assert json.loads(PAYLOAD)["data"]["id"] == "1860000000000000002"
+
+
+def _endless_json(sent: list[int]) -> Iterator[bytes]:
+    """A JSON object whose one string never ends (well, after 64 MiB), counting what the server sent."""
+    yield b'{"data": {"id": "1", "text": "'
+    for _ in range(1024):
+        sent.append(65536)
+        yield b"x" * 65536
+    yield b'"}}'
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"[" * 100_000 + b"]" * 100_000, b'{"data": ' * 50_000 + b"1" + b"}" * 50_000],
+    ids=["deep-list", "deep-object"],
+)
+def test_an_answer_nested_too_deeply_is_a_capture_error(server: FakeServer, body: bytes) -> None:
+    server.reply("/2/tweets/1", Reply(200, body, {"Content-Type": "application/json"}))
+    with client(server) as x, pytest.raises(CaptureError, match="malformed JSON"):
+        x.mention_payload("1")
+
+
+def test_an_oversized_answer_is_refused_without_reading_it_all(server: FakeServer) -> None:
+    sent: list[int] = []
+    server.reply(
+        "/2/tweets/1", Reply(200, headers={"Content-Type": "application/json"}, chunks=_endless_json(sent))
+    )
+    with client(server) as x, pytest.raises(CaptureError, match="larger than"):
+        x.mention_payload("1")
+    assert sum(sent) < 32 * 1024 * 1024  # it stopped reading; the server was not drained

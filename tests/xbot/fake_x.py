@@ -29,6 +29,8 @@ class FakeX:
     posts: list[dict[str, Any]] = field(default_factory=list)
     mention_requests: list[dict[str, str]] = field(default_factory=list)
     fail_next: list[int] = field(default_factory=list)
+    raw_pages: list[bytes] = field(default_factory=list)
+    """Bodies served (200, as JSON) in turn to mentions requests before the recorded timeline."""
     next_id: int = 1870000000000000000
 
     def __post_init__(self) -> None:
@@ -61,6 +63,14 @@ class FakeX:
                     return
                 query = {k: v[0] for k, v in parse_qs(parts.query).items()}
                 fake.mention_requests.append(query)
+                if fake.raw_pages:
+                    data = fake.raw_pages.pop(0)
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 self._send(200, fake.mentions_page(query))
 
             def do_POST(self) -> None:

@@ -12,6 +12,7 @@ import httpx
 from pydantic import SecretStr
 
 from icarus.capture._common import CaptureError
+from icarus.remote import AnswerError, parse_json, read_capped
 
 X_API_BASE = "https://api.x.com"
 _TWEET_ID = re.compile(r"^\d{1,25}$")
@@ -67,12 +68,22 @@ class XApiClient:
         """The v2 payload for the tagging reply ``reference`` (an id or a status URL)."""
         tweet_id = tweet_id_from(reference)
         headers = {"Authorization": f"Bearer {self._token.get_secret_value()}"}
+        url = f"{self.base_url}/2/tweets/{tweet_id}"
         try:
-            response = self._client.get(
-                f"{self.base_url}/2/tweets/{tweet_id}", params=LOOKUP_PARAMS, headers=headers
-            )
+            # Streamed, so an endless answer is cut off at the cap instead of filling memory.
+            with self._client.stream("GET", url, params=LOOKUP_PARAMS, headers=headers) as response:
+                self._check_status(response, tweet_id)
+                payload = parse_json(read_capped(response))
         except httpx.HTTPError as exc:
             raise CaptureError(f"X API unreachable: {type(exc).__name__}") from None
+        except AnswerError as exc:
+            raise CaptureError(f"X API answer unreadable: {exc}") from None
+        if not isinstance(payload, dict):
+            raise CaptureError("X API answered with an unexpected shape")
+        return payload
+
+    @staticmethod
+    def _check_status(response: httpx.Response, tweet_id: str) -> None:
         if response.status_code == 429:
             reset = response.headers.get("x-rate-limit-reset", "unknown")
             raise CaptureError(f"X API rate limit reached; resets at epoch {reset}")
@@ -82,10 +93,3 @@ class XApiClient:
             raise CaptureError(f"X post {tweet_id} not found")
         if response.status_code != 200:
             raise CaptureError(f"X API answered {response.status_code}")
-        try:
-            payload = response.json()
-        except ValueError:
-            raise CaptureError("X API answered with malformed JSON") from None
-        if not isinstance(payload, dict):
-            raise CaptureError("X API answered with an unexpected shape")
-        return payload

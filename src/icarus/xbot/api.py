@@ -9,6 +9,7 @@ in an error.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
@@ -17,11 +18,14 @@ import httpx
 from pydantic import SecretStr
 
 from icarus.capture.x_api import LOOKUP_PARAMS, X_API_BASE
+from icarus.remote import AnswerError, parse_json, read_capped
 
 __all__ = ["MAX_PAGES", "MentionPage", "XBotApi", "XBotApiError", "XRateLimited"]
 
 MAX_RESULTS: Final = 100  # the largest page the mentions endpoint serves
 MAX_PAGES: Final = 10  # per poll; the rest waits for the next poll (since_id only moves over what was read)
+# An X post id: ASCII digits only (str.isdigit also takes "²", which int() refuses), short enough for int().
+_POST_ID: Final = re.compile(r"[0-9]{1,25}")
 
 
 class XBotApiError(RuntimeError):
@@ -42,12 +46,25 @@ class MentionPage:
 
     @property
     def mentions(self) -> list[dict[str, Any]]:
-        data = self.payload.get("data") or []
-        return [post for post in data if isinstance(post, dict)]
+        """The page's posts that have a usable id: the bot orders and compares them by it as integers."""
+        data = self.payload.get("data")
+        return [
+            post
+            for post in (data if isinstance(data, list) else [])
+            if isinstance(post, dict) and _POST_ID.fullmatch(str(post.get("id", "")))
+        ]
+
+    @property
+    def included_tweets(self) -> list[dict[str, Any]]:
+        """``includes.tweets``, the posts the mentions reference; anything not an object is left out."""
+        includes = self.payload.get("includes")
+        tweets = includes.get("tweets") if isinstance(includes, dict) else None
+        return [t for t in tweets if isinstance(t, dict)] if isinstance(tweets, list) else []
 
     @property
     def next_token(self) -> str | None:
-        token = (self.payload.get("meta") or {}).get("next_token")
+        meta = self.payload.get("meta")
+        token = meta.get("next_token") if isinstance(meta, dict) else None
         return str(token) if token else None
 
 
@@ -93,7 +110,8 @@ class XBotApi:
         """Post ``text`` as a reply to post ``in_reply_to``; returns the new post's id."""
         body = {"text": text, "reply": {"in_reply_to_tweet_id": in_reply_to}}
         answer = self._call("POST", "/2/tweets", json=body)
-        post_id = (answer.get("data") or {}).get("id")
+        data = answer.get("data")
+        post_id = data.get("id") if isinstance(data, dict) else None
         if not isinstance(post_id, str) or not post_id.isdigit():
             raise XBotApiError("X API accepted the reply but returned no post id")
         return post_id
@@ -101,9 +119,20 @@ class XBotApi:
     def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         headers = {"Authorization": f"Bearer {self._token.get_secret_value()}"}
         try:
-            response = self._client.request(method, f"{self.base_url}{path}", headers=headers, **kwargs)
+            # Streamed, so an endless answer is cut off at the cap instead of filling memory.
+            with self._client.stream(method, f"{self.base_url}{path}", headers=headers, **kwargs) as response:
+                self._check_status(response, method, path)
+                payload = parse_json(read_capped(response))
         except httpx.HTTPError as exc:
             raise XBotApiError(f"X API unreachable: {type(exc).__name__}") from None
+        except AnswerError as exc:
+            raise XBotApiError(f"X API answer unreadable: {exc}") from None
+        if not isinstance(payload, dict):
+            raise XBotApiError("X API answered with an unexpected shape")
+        return payload
+
+    @staticmethod
+    def _check_status(response: httpx.Response, method: str, path: str) -> None:
         if response.status_code == 429:
             raise XRateLimited(response.headers.get("x-rate-limit-reset", "unknown"))
         if response.status_code in (401, 403):
@@ -113,10 +142,3 @@ class XBotApi:
             )
         if response.status_code not in (200, 201):
             raise XBotApiError(f"X API answered {response.status_code} to {method} {path}")
-        try:
-            payload = response.json()
-        except ValueError:
-            raise XBotApiError("X API answered with malformed JSON") from None
-        if not isinstance(payload, dict):
-            raise XBotApiError("X API answered with an unexpected shape")
-        return payload

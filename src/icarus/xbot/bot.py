@@ -115,11 +115,12 @@ class XBot:
         mention_id = str(mention.get("id", ""))
         if not mention_id.isdigit():
             return
+        references = mention.get("referenced_tweets")
         parent_id = next(
             (
                 str(r.get("id"))
-                for r in mention.get("referenced_tweets") or []
-                if r.get("type") == "replied_to"
+                for r in (references if isinstance(references, list) else [])
+                if isinstance(r, Mapping) and r.get("type") == "replied_to"
             ),
             None,
         )
@@ -160,8 +161,7 @@ class XBot:
         self._reply(mention_id, checked.check_id, checked.version, Conclusion.of(checked.result), report)
 
     def _by_bot(self, parent_id: str | None, page: MentionPage) -> bool:
-        tweets = (page.payload.get("includes") or {}).get("tweets") or []
-        parent = next((t for t in tweets if str(t.get("id")) == parent_id), None)
+        parent = next((t for t in page.included_tweets if str(t.get("id")) == parent_id), None)
         return parent is not None and str(parent.get("author_id")) == self.bot_user_id
 
     def _reply(
