@@ -73,3 +73,37 @@ def test_minhash_matches_the_column_wise_definition(chunk: int, monkeypatch: pyt
             values = (hashes[:, None] * a[None, :] + b[None, :]) >> np.uint64(32)
         expected[doc] = values.min(axis=0).astype(np.uint32)
     assert (minhash_signatures(sets, 128, 3) == expected).all()
+
+
+HUGE_PAGE_TEXTS = [
+    " ".join(words(7, 400)),
+    "caf\u00e9 na\u00efve\u00a0d\u00e9j\u00e0 \u2014 it\u2019s fine_ok 12 " * 40,
+    "x" * 300 + ",,," + "y" * 5 + " z",
+    "a_b_c " * 90,
+    "",
+]
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 64])
+def test_a_text_read_in_pieces_gives_the_same_words(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = words_of(HUGE_PAGE_TEXTS)
+    for text in HUGE_PAGE_TEXTS:
+        pieces = list(shingles.text_pieces(text, size))
+        assert "".join(pieces) == text
+        if len(text) > size:
+            assert len(pieces) > 1 or re.search(r"[\W_]", text[size:]) is None
+    monkeypatch.setattr(shingles, "_PIECE_CHARS", size)
+    shingles._WORD_HASHES.clear()
+    pieced = words_of(HUGE_PAGE_TEXTS)
+    assert pieced.hashes.tolist() == whole.hashes.tolist()
+    assert pieced.offsets.tolist() == whole.offsets.tolist()
+
+
+def test_the_word_table_is_emptied_between_pieces_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = " ".join(f"w{i}" for i in range(500))
+    expected = words_of([text]).hashes.tolist()
+    monkeypatch.setattr(shingles, "_PIECE_CHARS", 100)
+    monkeypatch.setattr(shingles, "_WORD_HASHES_LIMIT", 50)
+    shingles._WORD_HASHES.clear()
+    assert words_of([text]).hashes.tolist() == expected
+    assert len(shingles._WORD_HASHES) < 100  # never the whole text's 500 words at once

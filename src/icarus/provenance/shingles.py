@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -28,6 +28,7 @@ __all__ = [
     "estimated_matches",
     "minhash_signatures",
     "shingle_sets",
+    "text_pieces",
     "words_of",
 ]
 
@@ -38,6 +39,10 @@ I64 = npt.NDArray[np.int64]
 _WORD = re.compile(r"[^\W_]+")
 # The same words for ASCII text: a plain character class scans about twice as fast as the Unicode one.
 _ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+# A character no word of either pattern contains: a text cut there splits into the same words.
+_NOT_WORD = re.compile(r"[\W_]")
+# A text longer than this is read in pieces, so that a huge page never becomes one list of all its words.
+_PIECE_CHARS = 1 << 20
 # Odd multipliers that place each word of a shingle differently, so "a b" and "b a" differ.
 _POSITION_SEED = 0x1CA2_05E5
 _CHUNK_SHINGLES = 1 << 15
@@ -89,15 +94,30 @@ class Words:
 def words_of(texts: Sequence[str]) -> Words:
     """Tokenise and hash every text once; shingles of any width can then be built from the result."""
     table = _WORD_HASHES
-    if len(table) > _WORD_HASHES_LIMIT:
-        table.clear()
     hashes: list[int] = []
     offsets = [0]
     for text in texts:
-        words = (_ASCII_WORD if text.isascii() else _WORD).findall(text)
-        hashes.extend(map(table.__getitem__, words))
+        pattern = _ASCII_WORD if text.isascii() else _WORD
+        for piece in text_pieces(text, _PIECE_CHARS):
+            if len(table) > _WORD_HASHES_LIMIT:
+                table.clear()
+            hashes.extend(map(table.__getitem__, pattern.findall(piece)))
         offsets.append(len(hashes))
     return Words(np.fromiter(hashes, dtype=np.uint64, count=len(hashes)), np.asarray(offsets, np.int64))
+
+
+def text_pieces(text: str, size: int) -> Iterator[str]:
+    """``text`` in pieces of about ``size`` characters or more, each cut just before a character no word
+    contains, so the pieces hold the text's words, whole and in order. A short text is one piece."""
+    size = max(size, 1)  # each piece holds at least one character, so the cuts always move on
+    start = 0
+    while len(text) - start > size:
+        cut = _NOT_WORD.search(text, start + size)
+        if cut is None:  # one word runs to the end
+            break
+        yield text[start : cut.start()]
+        start = cut.start()
+    yield text[start:]
 
 
 def _mix(values: U64) -> U64:
