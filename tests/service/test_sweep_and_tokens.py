@@ -51,6 +51,7 @@ def test_lookup_answers_are_classified() -> None:
 class FakeXApi:
     def __init__(self, status: int = 200) -> None:
         self.requests: list[dict[str, Any]] = []
+        self.body = json.dumps(LOOKUP).encode()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -63,7 +64,7 @@ class FakeXApi:
                         "auth": self.headers["Authorization"],
                     }
                 )
-                body = json.dumps(LOOKUP).encode()
+                body = outer.body
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -93,6 +94,37 @@ def test_the_x_source_asks_for_the_ids_with_the_bearer_token(fake_x: FakeXApi) -
     request = fake_x.requests[0]
     assert request["path"] == "/2/tweets" and request["query"]["ids"] == ["11,13"]
     assert request["auth"] == "Bearer test-bearer"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"data": [], "meta": {"result_count": ' + b"9" * 5000 + b"}}",
+        b"<html>busy</html>",
+        b"",
+        b'["11"]',
+        b'{"errors": 5}',
+        b'{"includes": ["users"]}',
+        b'{"errors": [{"resource_id": "13", "title": "Not Found Error"}], "x": "' + b"x" * 6_000_000 + b'"}',
+    ],
+    ids=[
+        "deep",
+        "long-number",
+        "not-json",
+        "empty",
+        "list",
+        "errors-not-a-list",
+        "includes-list",
+        "oversized",
+    ],
+)
+def test_an_unreadable_x_answer_hides_nothing_and_raises_nothing(fake_x: FakeXApi, body: bytes) -> None:
+    fake_x.body = body
+    assert XPostStatusSource("test-bearer", fake_x.url).statuses(["11", "13"]) == {
+        "11": PostStatus.UNKNOWN,
+        "13": PostStatus.UNKNOWN,
+    }
 
 
 def test_an_x_outage_hides_nothing() -> None:

@@ -18,6 +18,7 @@ from typing import Any, Final, Protocol
 import httpx
 
 from icarus.ledger import SubjectKind
+from icarus.remote import AnswerError, parse_json, read_capped
 from icarus.settings import Settings
 from icarus.store.service import ServiceStore
 
@@ -47,19 +48,29 @@ class PostStatusSource(Protocol):
     def statuses(self, post_ids: Sequence[str]) -> dict[str, PostStatus]: ...
 
 
-def classify_lookup(payload: Mapping[str, Any], asked: Sequence[str]) -> dict[str, PostStatus]:
-    """Statuses from an X API v2 ``GET /2/tweets?ids=...`` answer (with ``expansions=author_id``)."""
+def _objects(value: object) -> list[Mapping[str, Any]]:
+    """The objects in a list from X's answer; a field of another shape holds none."""
+    return [v for v in value if isinstance(v, Mapping)] if isinstance(value, list) else []
+
+
+def classify_lookup(payload: object, asked: Sequence[str]) -> dict[str, PostStatus]:
+    """Statuses from an X API v2 ``GET /2/tweets?ids=...`` answer (with ``expansions=author_id``).
+
+    An answer of another shape says nothing about any post: they stay unknown, so nothing is hidden.
+    """
     found: dict[str, PostStatus] = dict.fromkeys(asked, PostStatus.UNKNOWN)
+    if not isinstance(payload, Mapping):
+        return found
+    includes = payload.get("includes")
     users = {
         str(u.get("id")): bool(u.get("protected"))
-        for u in (payload.get("includes") or {}).get("users") or []
-        if isinstance(u, Mapping)
+        for u in _objects(includes.get("users") if isinstance(includes, Mapping) else None)
     }
-    for post in payload.get("data") or []:
-        if isinstance(post, Mapping) and str(post.get("id")) in found:
+    for post in _objects(payload.get("data")):
+        if str(post.get("id")) in found:
             protected = users.get(str(post.get("author_id")), False)
             found[str(post["id"])] = PostStatus.PROTECTED if protected else PostStatus.AVAILABLE
-    for problem in payload.get("errors") or []:
+    for problem in _objects(payload.get("errors")):
         if not isinstance(problem, Mapping):
             continue
         post_id = str(problem.get("resource_id") or problem.get("value") or "")
@@ -83,17 +94,27 @@ class XPostStatusSource:
 
     def statuses(self, post_ids: Sequence[str]) -> dict[str, PostStatus]:
         params = {"ids": ",".join(post_ids), "expansions": "author_id", "user.fields": "protected"}
+        unknown = dict.fromkeys(post_ids, PostStatus.UNKNOWN)
         try:
-            response = httpx.get(
-                f"{self.base_url}/2/tweets", params=params, headers=self._headers, timeout=self._timeout
-            )
+            # Streamed and capped: an unreadable answer is an outage for this batch, not the end of the sweep.
+            with httpx.stream(
+                "GET",
+                f"{self.base_url}/2/tweets",
+                params=params,
+                headers=self._headers,
+                timeout=self._timeout,
+            ) as response:
+                if response.status_code != 200:
+                    log.warning("deletion sweep: X API answered %d", response.status_code)
+                    return unknown
+                payload = parse_json(read_capped(response))
         except httpx.HTTPError as exc:
             log.warning("deletion sweep: X API unreachable (%s)", type(exc).__name__)
-            return dict.fromkeys(post_ids, PostStatus.UNKNOWN)
-        if response.status_code != 200:
-            log.warning("deletion sweep: X API answered %d", response.status_code)
-            return dict.fromkeys(post_ids, PostStatus.UNKNOWN)
-        return classify_lookup(response.json(), post_ids)
+            return unknown
+        except AnswerError as exc:
+            log.warning("deletion sweep: X API answer unreadable (%s)", exc)
+            return unknown
+        return classify_lookup(payload, post_ids)
 
 
 def x_status_source(settings: Settings) -> PostStatusSource | None:
