@@ -2,8 +2,8 @@
 
 A hostile or merely enormous page must not take the machine down. The bench scores the ordinary 20-item
 ledger of ``bench.scoring`` (the baseline: the interpreter, the imports and a normal ledger) and the same
-ledger with one item's text replaced by tens of megabytes of words drawn from a 20,000-word vocabulary,
-each in its own process so that each peak is that ledger's alone (``os.wait4`` reads the child's peak
+ledger with one item's text replaced by tens of megabytes of words, drawn from a 20,000-word vocabulary
+or each one new, each in its own process so that each peak is that ledger's alone (``os.wait4`` reads the child's peak
 resident memory). Ledger files are capped at 64 MiB, so the default text (48 MB) is near the largest a
 ledger can hold.
 """
