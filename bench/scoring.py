@@ -160,55 +160,22 @@ def main(argv: list[str]) -> dict[str, Any]:
         done = sum(pool.map(_score_chunk, chunks))
         pool_s = time.perf_counter() - start
 
+    def row(stage: str, ledgers: int, seconds: float) -> dict[str, Any]:
+        return {
+            "stage": stage,
+            "ledgers": ledgers,
+            "seconds": round(seconds, 3),
+            "ledgers_per_s": _rate(ledgers, seconds),
+            "x_baseline_time": round(seconds / parse_s, 1),
+        }
+
     runs = [
-        {
-            "stage": "baseline: pydantic validation",
-            "ledgers": count,
-            "seconds": round(parse_s, 3),
-            "ledgers_per_s": _rate(count, parse_s),
-            "x_baseline_time": 1.0,
-        },
-        {
-            "stage": "provenance graph",
-            "ledgers": count,
-            "seconds": round(graph_s, 3),
-            "ledgers_per_s": _rate(count, graph_s),
-            "x_baseline_time": round(graph_s / parse_s, 1),
-        },
-        {
-            "stage": "policy scoring (graph built)",
-            "ledgers": count,
-            "seconds": round(scoring_s, 3),
-            "ledgers_per_s": _rate(count, scoring_s),
-            "x_baseline_time": round(scoring_s / parse_s, 1),
-        },
-        {
-            "stage": "floor: validation, ledger hash, trace hash",
-            "ledgers": count,
-            "seconds": round(hashes_s, 3),
-            "ledgers_per_s": _rate(count, hashes_s),
-            "x_baseline_time": round(hashes_s / parse_s, 1),
-        },
-        {
-            "stage": "floor, and each text's words read once",
-            "ledgers": count,
-            "seconds": round(floor_s, 3),
-            "ledgers_per_s": _rate(count, floor_s),
-            "x_baseline_time": round(floor_s / parse_s, 1),
-        },
-        {
-            "stage": "end to end, 1 process",
-            "ledgers": count,
-            "seconds": round(end_to_end_s, 3),
-            "ledgers_per_s": _rate(count, end_to_end_s),
-            "x_baseline_time": round(end_to_end_s / parse_s, 1),
-        },
-        {
-            "stage": f"end to end incl. validation, {workers} processes",
-            "ledgers": done,
-            "seconds": round(pool_s, 3),
-            "ledgers_per_s": _rate(done, pool_s),
-            "x_baseline_time": round(pool_s / parse_s, 1),
-        },
+        row("baseline: pydantic validation", count, parse_s),
+        row("provenance graph", count, graph_s),
+        row("policy scoring (graph built)", count, scoring_s),
+        row("floor: validation, ledger hash, trace hash", count, hashes_s),
+        row("floor, and each text's words read once", count, floor_s),
+        row("end to end, 1 process", count, end_to_end_s),
+        row(f"end to end incl. validation, {workers} processes", done, pool_s),
     ]
     return {"runs": runs, "items_per_ledger": ITEMS_PER_LEDGER, "target_ledgers_per_s": 2000}
