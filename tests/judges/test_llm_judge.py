@@ -166,6 +166,27 @@ def test_non_json_http_body_fails_closed(fake_llm: FakeServer) -> None:
     assert verdict.stance is Stance.NEUTRAL and verdict.confidence == 0
 
 
+HOSTILE_BODIES = {
+    "nested-too-deeply": "[" * 100_000 + "]" * 100_000,
+    "error-payload-with-200": json.dumps({"error": {"message": "model overloaded"}}),
+    "choices-null": json.dumps({"id": "x", "object": "chat.completion", "choices": None}),
+}
+
+
+@pytest.mark.parametrize("body", HOSTILE_BODIES.values(), ids=HOSTILE_BODIES.keys())
+def test_an_unreadable_http_answer_fails_closed(fake_llm: FakeServer, body: str) -> None:
+    calls: list[JudgeCall] = []
+    fake_llm.reply_raw(200, body)
+    fake_llm.reply_raw(200, body)
+    judge = make_judge(fake_llm, calls)
+    verdict = judge.stance(REQUEST)
+    assert (
+        verdict.failure is FailureReason.INVALID_ANSWER and "unreadable completion" in verdict.failure_detail
+    )
+    assert verdict.stance is Stance.NEUTRAL and verdict.confidence == 0
+    assert judge.attribution(REQUEST) == [] and calls[1].failure is FailureReason.INVALID_ANSWER
+
+
 def test_unreachable_endpoint_fails_closed() -> None:
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))

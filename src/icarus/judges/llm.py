@@ -37,6 +37,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "MAX_EVIDENCE_CHARS",
     "PROVIDER",
+    "UNREADABLE_COMPLETION",
     "AttributionAnswer",
     "OpenAICompatibleJudge",
     "StanceAnswerSchema",
@@ -49,6 +50,11 @@ MAX_EVIDENCE_CHARS = 12_000
 """Longest evidence text sent; the excerpt is always sent whole."""
 
 _log = logging.getLogger(__name__)
+
+UNREADABLE_COMPLETION = (LookupError, ValueError, AttributeError, TypeError, RecursionError)
+"""What reading an endpoint's answer raises when it is no completion: no choices (IndexError), an error
+object sent with status 200 (``choices`` null: TypeError), a message of the wrong type (AttributeError), a
+body that is not JSON (ValueError) or is nested deeper than the SDK's json parser goes (RecursionError)."""
 
 
 class _Strict(BaseModel):
@@ -214,7 +220,7 @@ class OpenAICompatibleJudge:
             raw = self._ask(messages, "stance_answer", StanceAnswerSchema)
         except openai.OpenAIError as error:
             reason, detail = FailureReason.UNAVAILABLE, _describe(error)
-        except (LookupError, ValueError, AttributeError) as error:
+        except UNREADABLE_COMPLETION as error:
             reason, detail = FailureReason.INVALID_ANSWER, f"unreadable completion: {type(error).__name__}"
         if reason is None:
             try:
@@ -283,7 +289,7 @@ class OpenAICompatibleJudge:
                 request, digest, raw, FailureReason.INVALID_ANSWER, _validation_summary(error)
             )
             return []
-        except (LookupError, ValueError, AttributeError) as error:
+        except UNREADABLE_COMPLETION as error:
             detail = f"unreadable completion: {type(error).__name__}"
             self._fail_attribution(request, digest, raw, FailureReason.INVALID_ANSWER, detail)
             return []

@@ -72,6 +72,16 @@ def test_llm_assessor_fails_closed_and_the_run_is_held(fake_llm: FakeServer) -> 
         assert run.status is RunStatus.HELD and run.holds[0].code == "too_few_assessors"
 
 
+def test_llm_assessor_fails_closed_on_an_unreadable_http_answer(fake_llm: FakeServer) -> None:
+    fake_llm.reply_raw(200, "[" * 100_000 + "]" * 100_000)  # nested deeper than json can parse
+    fake_llm.reply_raw(200, json.dumps({"error": {"message": "model overloaded"}}))  # an error, sent as 200
+    for _ in range(2):
+        (run,) = run_lvf(worthy_ledger(), V3, [assessor(fake_llm)])
+        record = next(a for a in run.assessors if a.assessor == LLM_ASSESSOR)
+        assert record.status == "failed" and "unreadable completion" in (record.failure or "")
+        assert run.status is RunStatus.HELD
+
+
 def test_public_summary_never_shows_bodies_excerpts_prompts_responses_or_notes(
     fake_llm: FakeServer, tmp_path: Path
 ) -> None:

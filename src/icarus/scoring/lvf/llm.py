@@ -18,7 +18,7 @@ from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
-from icarus.judges.llm import DEFAULT_TIMEOUT_S
+from icarus.judges.llm import DEFAULT_TIMEOUT_S, UNREADABLE_COMPLETION
 from icarus.judges.protocol import prompt_hash
 from icarus.judges.quarantine import DATA_RULES, data_block, quarantine
 from icarus.scoring.lvf.assessors import AssessmentRequest, AssessorResult, AssessorStatus, clamp_score
@@ -138,7 +138,7 @@ class OpenAICompatibleAssessor:
             return self._failed(
                 digest, raw, f"reply does not match the schema ({error.error_count()} problem(s))"
             )
-        except (LookupError, AttributeError, ValueError) as error:
+        except UNREADABLE_COMPLETION as error:
             return self._failed(digest, raw, f"unreadable completion: {type(error).__name__}")
         if answer.claim_id != request.facts.claim.claim_id:
             return self._failed(
