@@ -80,3 +80,14 @@ def test_network_failure_is_an_error_not_a_raise() -> None:
     result = RdapLookup(url, timeout_s=1.0).lookup(item("a", domain="example.com"))
     assert result.status is LookupStatus.ERROR
     assert "failed" in result.detail
+
+
+def test_an_oversized_reply_is_an_error_not_read_whole(server: FakeServer, rdap: RdapLookup) -> None:
+    padding = b" " * (6 * 1024 * 1024)  # valid JSON whitespace: a reply read whole would parse
+    body = (
+        b'{"events": [{"eventAction": "registration", "eventDate": "1995-08-14T04:00:00Z"}]' + padding + b"}"
+    )
+    server.reply("/domain/example.com", Reply(200, body, JSON))
+    result = rdap.lookup(item("a", domain="example.com"))
+    assert result.status is LookupStatus.ERROR and "larger than" in result.detail
+    assert result.domain_created_at is None

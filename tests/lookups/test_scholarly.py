@@ -192,3 +192,11 @@ def test_retracted_paper_via_crossref_gets_weight_zero_under_1_1_only(
     assert weight(score(enriched, "icarus@1.1"), "b") > 0
     # icarus@1.0 does not wire the H16 look-up: the same recorded result is ignored.
     assert weight(score(enriched, "icarus@1.0"), "a") == weight(score(plain, "icarus@1.0"), "a") > 0
+
+
+def test_an_oversized_crossref_reply_is_an_error_not_read_whole(server: FakeServer) -> None:
+    padding = b" " * (6 * 1024 * 1024)  # valid JSON whitespace: a reply read whole would parse
+    body = b'{"message": {"updated-by": [{"type": "retraction", "DOI": "10.9/n"}]}' + padding + b"}"
+    server.reply(f"/works/{RETRACTED}", Reply(200, body, JSON))
+    result = CrossrefUpdatesLookup(server.url(""), timeout_s=2.0).lookup(item("a", doi=RETRACTED))
+    assert result.status is LookupStatus.ERROR and "larger than" in result.detail and result.updates == []

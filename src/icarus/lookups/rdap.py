@@ -17,6 +17,7 @@ import httpx
 
 from icarus.ledger import EvidenceItem, LookupName, LookupResult, LookupStatus
 from icarus.provenance.canonical import registered_domain
+from icarus.remote import parse_json, read_capped
 
 PROVIDER = "rdap@1"
 DEFAULT_TIMEOUT_S = 10.0
@@ -100,16 +101,19 @@ class RdapLookup:
         domain = registered_domain(host)
         url = f"{self.base_url}/domain/{domain}"
         try:
-            response = self._client.get(url)
+            # Streamed and capped: an endless answer is an error, not a worker out of memory.
+            with self._client.stream("GET", url) as response:
+                if response.status_code == 404:
+                    return self._result(LookupStatus.OK, f"no RDAP record for {domain}")
+                if response.status_code != 200:
+                    detail = f"rdap answered HTTP {response.status_code} for {domain}"
+                    return self._result(LookupStatus.ERROR, detail)
+                body = read_capped(response)
         except httpx.HTTPError as exc:
             return self._result(LookupStatus.ERROR, f"rdap request for {domain} failed: {type(exc).__name__}")
-        if response.status_code == 404:
-            return self._result(LookupStatus.OK, f"no RDAP record for {domain}")
-        if response.status_code != 200:
-            return self._result(LookupStatus.ERROR, f"rdap answered HTTP {response.status_code} for {domain}")
         try:
-            created = registration_date(response.json())
-        except ValueError as exc:
+            created = registration_date(parse_json(body))
+        except ValueError as exc:  # AnswerError is one: too large, not JSON
             return self._result(LookupStatus.ERROR, f"malformed RDAP reply for {domain}: {exc}")
         if created is None:
             return self._result(LookupStatus.OK, f"RDAP record for {domain} has no registration event")

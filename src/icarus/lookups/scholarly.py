@@ -28,6 +28,7 @@ from urllib.parse import quote
 import httpx
 
 from icarus.ledger import EvidenceItem, LookupName, LookupResult, LookupStatus, ScholarlyUpdate, UpdateType
+from icarus.remote import parse_json, read_capped
 
 DEFAULT_TIMEOUT_S = 15.0
 
@@ -155,10 +156,12 @@ class CrossrefUpdatesLookup:
     def _get_message(self, path: str, params: dict[str, str]) -> tuple[int, Any]:
         if self.mailto:
             params = {**params, "mailto": self.mailto}
-        response = self._client.get(f"{self.base_url}{path}", params=params or None)
-        if response.status_code != 200:
-            return response.status_code, None
-        payload = response.json()  # ValueError on junk
+        # Streamed and capped: an endless answer is a malformed reply, not a worker out of memory.
+        with self._client.stream("GET", f"{self.base_url}{path}", params=params or None) as response:
+            if response.status_code != 200:
+                return response.status_code, None
+            body = read_capped(response)
+        payload = parse_json(body)  # AnswerError, a ValueError, on junk
         if not isinstance(payload, dict) or not isinstance(payload.get("message"), dict):
             raise ValueError("Crossref reply has no 'message' object")
         return 200, payload["message"]
