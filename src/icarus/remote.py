@@ -1,4 +1,5 @@
-"""Reading an outside service's answer (the X API, RDAP, Crossref): a capped body, then JSON that cannot crash.
+"""Reading an outside service's answer (X API, RDAP, Crossref, web search): a capped body, then JSON that
+cannot crash.
 
 An answer is input like any other: it may be endless, nested deeper than Python's parser goes, hold an
 integer longer than Python converts, or not be JSON or UTF-8 at all. Each of these is an

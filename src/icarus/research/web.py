@@ -21,7 +21,6 @@ tests point it at a local fake server). They share one discipline:
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import re
@@ -36,6 +35,7 @@ import httpx
 from pydantic import SecretStr
 
 from icarus.provenance.canonical import registered_domain
+from icarus.remote import AnswerError, parse_json, read_capped
 from icarus.research._text import parse_datetime, strip_markup, tokens
 from icarus.research.providers import ClaimReviewRecord, ProviderResult, SearchHit
 from icarus.research.queries import PlannedQuery, web_query
@@ -180,11 +180,9 @@ class _WebProvider:
                         retryable=transient,
                         retry_after=_retry_after(response.headers.get("Retry-After")) if transient else None,
                     )
-                body = bytearray()
-                for chunk in response.iter_bytes():
-                    body += chunk
-                    if len(body) > _MAX_RESPONSE_BYTES:
-                        raise _Failure(f"response larger than {_MAX_RESPONSE_BYTES} bytes")
+                body = read_capped(response, _MAX_RESPONSE_BYTES)
+        except AnswerError as exc:  # larger than the cap
+            raise _Failure(f"response {exc}") from None
         except httpx.TimeoutException:
             raise _Failure(f"timed out after {self.timeout_s:g} s", retryable=True) from None
         except httpx.TransportError as exc:  # connect, read or protocol failure on the wire
@@ -192,8 +190,8 @@ class _WebProvider:
         except httpx.HTTPError as exc:
             raise _Failure(f"request failed ({type(exc).__name__})") from None
         try:
-            return json.loads(bytes(body))
-        except (ValueError, RecursionError):
+            return parse_json(body)
+        except AnswerError:
             raise _Failure("response is not valid JSON") from None
 
     def _status_detail(self, status: int) -> str:
