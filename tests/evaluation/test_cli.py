@@ -159,3 +159,17 @@ def test_the_openai_compatible_judge_answers_every_stance_question(
     seen = [request.json for request in fake_llm.requests]
     stance_calls = [b for b in seen if b["response_format"]["json_schema"]["name"] == "stance_answer"]
     assert len(stance_calls) == 6 and all(b["model"] == "fake-model" for b in stance_calls)
+
+
+@pytest.mark.parametrize(
+    ("name", "file", "text"),
+    [("climate-fever", "climate-fever.jsonl", ""), ("averitec", "dev.json", "[]")],
+    ids=["climate-fever", "averitec"],
+)
+def test_a_dataset_file_with_nothing_in_it_is_an_error_not_an_empty_report(
+    tmp_path: Path, name: str, file: str, text: str
+) -> None:
+    (tmp_path / file).write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["eval", name, "--data", str(tmp_path), "--json", *LEXICAL])
+    assert result.exit_code == 2
+    assert "no claims or pairs to evaluate" in result.output

@@ -87,6 +87,9 @@ def eval_command(
     try:
         config = load_policy(policy)
         evalset: EvalSet = importlib.import_module(module).load(data, limit, seed)
+        if not evalset.cases and not evalset.stance_pairs:
+            # Most likely the wrong file: a report of nothing would read as a result.
+            raise DatasetError(f"{evalset.source}: no claims or pairs to evaluate")
         registry = default_registry(*(reputation or []))
         if judge == GOLD_JUDGE:
             stance_judge: Judge = gold_label_judge(evalset)
