@@ -30,6 +30,7 @@ class FakeX:
     mention_requests: list[dict[str, str]] = field(default_factory=list)
     fail_next: list[int] = field(default_factory=list)
     raw_pages: list[bytes] = field(default_factory=list)
+    raw_replies: list[bytes] = field(default_factory=list)  # sent as they are to the next POST /2/tweets
     """Bodies served (200, as JSON) in turn to mentions requests before the recorded timeline."""
     next_id: int = 1870000000000000000
 
@@ -81,6 +82,14 @@ class FakeX:
                     return
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))))
                 assert set(body) == {"text", "reply"} and set(body["reply"]) == {"in_reply_to_tweet_id"}
+                if fake.raw_replies:
+                    data = fake.raw_replies.pop(0)
+                    self.send_response(201)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                    return
                 if fake.fail_next:
                     status = fake.fail_next.pop(0)
                     self._send(status, {"title": "Service Unavailable", "status": status})

@@ -8,10 +8,12 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from icarus.ledger import Subject
 from icarus.xbot import CheckedVersion, PollReport
-from tests.xbot.conftest import make_bot
+from icarus.xbot.api import XBotApi, XBotApiError
+from tests.xbot.conftest import TOKEN, make_bot
 from tests.xbot.fake_x import FakeX
 
 BEFORE_ALL = "1860000000000000101"
@@ -64,3 +66,21 @@ def test_mentions_of_the_wrong_shape_are_skipped(fake_x: FakeX, tmp_path: Path) 
         assert bot.state.mention(mention).status == "ignored"
     assert bot.state.since_id() == "1860000000000000203"
     assert len(fake_x.mention_requests) == 1  # meta is not an object: no next page to ask for
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"data": "x"}',
+        b'{"data": {"id": 5}}',
+        '{"data": {"id": "\u00b2"}}'.encode(),
+        b'{"data": {"id": ""}}',
+    ],
+    ids=["data-not-an-object", "id-not-a-string", "superscript-digit", "empty-id"],
+)
+def test_a_reply_answer_without_a_post_id_is_an_api_error(fake_x: FakeX, body: bytes) -> None:
+    fake_x.raw_replies = [body, b'{"data": {"id": "1860000000000000999"}}']
+    api = XBotApi(SecretStr(TOKEN), fake_x.url)
+    with pytest.raises(XBotApiError, match="returned no post id"):
+        api.reply("A note.", "1860000000000000100")
+    assert api.reply("A note.", "1860000000000000100") == "1860000000000000999"

@@ -112,7 +112,7 @@ class XBotApi:
         answer = self._call("POST", "/2/tweets", json=body)
         data = answer.get("data")
         post_id = data.get("id") if isinstance(data, dict) else None
-        if not isinstance(post_id, str) or not post_id.isdigit():
+        if not isinstance(post_id, str) or not _POST_ID.fullmatch(post_id):
             raise XBotApiError("X API accepted the reply but returned no post id")
         return post_id
 
