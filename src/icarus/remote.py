@@ -10,11 +10,12 @@ body; the adapter turns it into the failure its caller already handles.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Final
 
 import httpx
 
-__all__ = ["MAX_ANSWER_BYTES", "AnswerError", "parse_json", "read_capped"]
+__all__ = ["MAX_ANSWER_BYTES", "AnswerError", "json_object_answer", "parse_json", "read_capped"]
 
 MAX_ANSWER_BYTES: Final = 5 * 1024 * 1024
 """Largest answer read from an API (after decompression). The answers these adapters ask for are tens of
@@ -47,3 +48,18 @@ def parse_json(body: bytes) -> Any:
         raise AnswerError("malformed JSON (nested too deeply)") from None
     except ValueError as exc:  # JSONDecodeError, not UTF-8, or an integer literal too long to convert
         raise AnswerError(f"malformed JSON ({str(exc).split(';')[0]})") from None
+
+
+def json_object_answer(
+    client: httpx.Client, method: str, url: str, check: Callable[[httpx.Response], None], **kwargs: Any
+) -> dict[str, Any]:
+    """The JSON object one request answers, its body streamed and capped. ``check`` sees the response before
+    the body is read (its status) and may raise. A failed connection is an ``httpx.HTTPError``; a body that
+    is too large, not JSON or not an object is an :class:`AnswerError`."""
+    # Streamed, so an endless answer is cut off at the cap instead of filling memory.
+    with client.stream(method, url, **kwargs) as response:
+        check(response)
+        payload = parse_json(read_capped(response))
+    if not isinstance(payload, dict):
+        raise AnswerError("not a JSON object")
+    return payload

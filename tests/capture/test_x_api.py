@@ -91,6 +91,13 @@ def test_an_answer_nested_too_deeply_is_a_capture_error(server: FakeServer, body
         x.mention_payload("1")
 
 
+@pytest.mark.parametrize("body", [b"[]", b"12", b'"text"'], ids=["list", "number", "string"])
+def test_an_answer_that_is_not_a_json_object_is_a_capture_error(server: FakeServer, body: bytes) -> None:
+    server.reply("/2/tweets/1", Reply(200, body, {"Content-Type": "application/json"}))
+    with client(server) as x, pytest.raises(CaptureError, match="X API answer unreadable: not a JSON object"):
+        x.mention_payload("1")
+
+
 def test_an_oversized_answer_is_refused_without_reading_it_all(server: FakeServer) -> None:
     sent: list[int] = []
     server.reply(

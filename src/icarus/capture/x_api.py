@@ -12,7 +12,7 @@ import httpx
 from pydantic import SecretStr
 
 from icarus.capture._common import CaptureError
-from icarus.remote import AnswerError, parse_json, read_capped
+from icarus.remote import AnswerError, json_object_answer
 
 X_API_BASE = "https://api.x.com"
 _TWEET_ID = re.compile(r"^\d{1,25}$")
@@ -70,17 +70,18 @@ class XApiClient:
         headers = {"Authorization": f"Bearer {self._token.get_secret_value()}"}
         url = f"{self.base_url}/2/tweets/{tweet_id}"
         try:
-            # Streamed, so an endless answer is cut off at the cap instead of filling memory.
-            with self._client.stream("GET", url, params=LOOKUP_PARAMS, headers=headers) as response:
-                self._check_status(response, tweet_id)
-                payload = parse_json(read_capped(response))
+            return json_object_answer(
+                self._client,
+                "GET",
+                url,
+                lambda response: self._check_status(response, tweet_id),
+                params=LOOKUP_PARAMS,
+                headers=headers,
+            )
         except httpx.HTTPError as exc:
             raise CaptureError(f"X API unreachable: {type(exc).__name__}") from None
         except AnswerError as exc:
             raise CaptureError(f"X API answer unreadable: {exc}") from None
-        if not isinstance(payload, dict):
-            raise CaptureError("X API answered with an unexpected shape")
-        return payload
 
     @staticmethod
     def _check_status(response: httpx.Response, tweet_id: str) -> None:

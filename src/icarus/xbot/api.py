@@ -18,7 +18,7 @@ import httpx
 from pydantic import SecretStr
 
 from icarus.capture.x_api import LOOKUP_PARAMS, X_API_BASE
-from icarus.remote import AnswerError, parse_json, read_capped
+from icarus.remote import AnswerError, json_object_answer
 
 __all__ = ["MAX_PAGES", "MentionPage", "XBotApi", "XBotApiError", "XRateLimited"]
 
@@ -119,17 +119,18 @@ class XBotApi:
     def _call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
         headers = {"Authorization": f"Bearer {self._token.get_secret_value()}"}
         try:
-            # Streamed, so an endless answer is cut off at the cap instead of filling memory.
-            with self._client.stream(method, f"{self.base_url}{path}", headers=headers, **kwargs) as response:
-                self._check_status(response, method, path)
-                payload = parse_json(read_capped(response))
+            return json_object_answer(
+                self._client,
+                method,
+                f"{self.base_url}{path}",
+                lambda response: self._check_status(response, method, path),
+                headers=headers,
+                **kwargs,
+            )
         except httpx.HTTPError as exc:
             raise XBotApiError(f"X API unreachable: {type(exc).__name__}") from None
         except AnswerError as exc:
             raise XBotApiError(f"X API answer unreadable: {exc}") from None
-        if not isinstance(payload, dict):
-            raise XBotApiError("X API answered with an unexpected shape")
-        return payload
 
     @staticmethod
     def _check_status(response: httpx.Response, method: str, path: str) -> None:
