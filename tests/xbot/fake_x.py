@@ -42,7 +42,9 @@ class FakeX:
                 pass
 
             def _send(self, status: int, body: dict[str, Any]) -> None:
-                data = json.dumps(body).encode()
+                self._send_bytes(status, json.dumps(body).encode())
+
+            def _send_bytes(self, status: int, data: bytes) -> None:
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(data)))
@@ -65,12 +67,7 @@ class FakeX:
                 query = {k: v[0] for k, v in parse_qs(parts.query).items()}
                 fake.mention_requests.append(query)
                 if fake.raw_pages:
-                    data = fake.raw_pages.pop(0)
-                    self.send_response(200)
-                    self.send_header("content-type", "application/json")
-                    self.send_header("content-length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
+                    self._send_bytes(200, fake.raw_pages.pop(0))
                     return
                 self._send(200, fake.mentions_page(query))
 
@@ -83,12 +80,7 @@ class FakeX:
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))))
                 assert set(body) == {"text", "reply"} and set(body["reply"]) == {"in_reply_to_tweet_id"}
                 if fake.raw_replies:
-                    data = fake.raw_replies.pop(0)
-                    self.send_response(201)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
+                    self._send_bytes(201, fake.raw_replies.pop(0))
                     return
                 if fake.fail_next:
                     status = fake.fail_next.pop(0)
