@@ -6,7 +6,7 @@ import signal
 import subprocess
 import sys
 from datetime import UTC, datetime
-from typing import Annotated, Final
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -14,11 +14,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from icarus.settings import Settings
+from icarus.store.tables import INTEGER_MAX
 from icarus.store.tokens import TokenStore
 
 __all__ = ["serve_command", "token_app"]
 
-INTEGER_MAX: Final = 2**31 - 1  # the largest value of an Integer column on PostgreSQL
 token_app = typer.Typer(no_args_is_help=True, help="API tokens: create, list, revoke.")
 err = Console(stderr=True)
 
@@ -129,7 +129,7 @@ def token_revoke(
     """Revoke a token; requests with it are refused from then on."""
     from icarus.store import NotFound
 
-    if not 1 <= token_id <= INTEGER_MAX:  # no such row, and a database integer column cannot even hold it
+    if not 1 <= token_id <= INTEGER_MAX:  # no such row, and the id column could not even hold it
         _fail(f"no token {token_id}")
     try:
         info = _tokens().revoke(token_id, datetime.now(UTC))

@@ -39,15 +39,14 @@ from icarus.scoring.icarus.methodology import render_methodology
 from icarus.settings import Settings
 from icarus.store import NotFound, StoredVersion
 from icarus.store.service import RequestInfo
-from icarus.store.tables import JobState
+from icarus.store.tables import INTEGER_MAX, JobState
 
 __all__ = ["build_router"]
 
 CHECK_ID: Final = r"^[A-Za-z0-9_-]{1,64}$"
-MAX_VERSION: Final = 2**31 - 1
 VERSION_CACHE_SIZE: Final = 2048
 CheckId = Annotated[str, Path(pattern=CHECK_ID, description="The check id returned on submission.")]
-VersionNo = Annotated[int, Path(ge=1, le=MAX_VERSION, description="Version number, 1 for the first.")]
+VersionNo = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="Version number, 1 for the first.")]
 
 _NOT_FOUND: Final[dict[int | str, dict[str, Any]]] = {404: {"description": "Unknown check or version"}}
 

@@ -15,13 +15,13 @@ from icarus.fetching import SnapshotStore
 from icarus.reports.replay import ReplayError, replay
 from icarus.settings import Settings
 from icarus.store.repository import NotFound, Store
+from icarus.store.tables import INTEGER_MAX
 
 __all__ = ["EXIT_DIFFERENT", "EXIT_IDENTICAL", "EXIT_NOT_FOUND", "app", "parse_ref", "replay_command"]
 
 EXIT_IDENTICAL: Final = 0
 EXIT_DIFFERENT: Final = 1
 EXIT_NOT_FOUND: Final = 2
-MAX_VERSION: Final = 2**31 - 1  # the version column is an Integer: 32 bits on PostgreSQL, as the API allows
 
 app = typer.Typer(add_completion=False, help="Replay stored report versions.")
 
@@ -34,8 +34,8 @@ def parse_ref(ref: str) -> tuple[str, int | None]:
     version = int(number) if slash else None
     if version is not None and version < 1:
         raise ValueError(f"version numbers start at 1, got {version}")
-    if version is not None and version > MAX_VERSION:
-        raise ValueError(f"no version {version}: version numbers end at {MAX_VERSION}")
+    if version is not None and version > INTEGER_MAX:
+        raise ValueError(f"no version {version}: version numbers end at {INTEGER_MAX}")
     return check_id, version
 
 

@@ -41,6 +41,7 @@ from sqlalchemy.types import TypeDecorator
 
 __all__ = [
     "APPEND_ONLY_TABLES",
+    "INTEGER_MAX",
     "ApiToken",
     "Base",
     "Check",
@@ -58,6 +59,10 @@ __all__ = [
     "SubjectRecord",
     "UtcDateTime",
 ]
+
+INTEGER_MAX: Final = 2**31 - 1
+"""The largest value an ``Integer`` column holds on PostgreSQL (SQLite's are wider). An id or version past
+it names no row, and handing it to the database fails with an overflow instead of finding nothing."""
 
 # Named constraints keep Alembic revisions (and SQLite batch rebuilds) deterministic across databases.
 NAMING_CONVENTION: Final = {

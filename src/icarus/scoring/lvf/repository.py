@@ -43,7 +43,7 @@ from icarus.scoring.lvf.config import ChallengeLimits
 from icarus.scoring.lvf.record import LvfRun
 from icarus.settings import Settings
 from icarus.store.engine import create_store_engine
-from icarus.store.tables import NAMING_CONVENTION, UtcDateTime
+from icarus.store.tables import INTEGER_MAX, NAMING_CONVENTION, UtcDateTime
 
 __all__ = [
     "ChallengeView",
@@ -64,9 +64,6 @@ def _ddl(statement: str) -> Any:
 
 
 APPEND_ONLY: Final = ("lvf_runs", "lvf_challenge_events", "lvf_votes")
-# Run ids are Integer columns: 32 bits on PostgreSQL, 64 on SQLite. A larger id names no run, and passing it
-# to the database would fail with an overflow instead of finding nothing.
-MAX_RUN_ID: Final = 2**31 - 1
 
 
 def default_lvf_db(settings: Settings | None = None) -> Path:
@@ -257,7 +254,7 @@ class LvfRepository:
 
     def get_run(self, run_id: int) -> StoredRun:
         with self._sessions() as session:
-            row = session.get(RunRow, run_id) if 1 <= run_id <= MAX_RUN_ID else None
+            row = session.get(RunRow, run_id) if 1 <= run_id <= INTEGER_MAX else None
             if row is None:
                 raise UnknownRecord(f"no LVF run {run_id}")
             return StoredRun(row.id, row.recorded_at, row.run_json)
@@ -274,7 +271,7 @@ class LvfRepository:
         now = self._clock()
         with self._sessions.begin() as session:
             run_id = submission.run_id
-            if not 1 <= run_id <= MAX_RUN_ID or session.get(RunRow, run_id) is None:
+            if not 1 <= run_id <= INTEGER_MAX or session.get(RunRow, run_id) is None:
                 raise UnknownRecord(f"no LVF run {submission.run_id} to challenge")
             previous = session.scalars(
                 select(EventRow.at).where(
