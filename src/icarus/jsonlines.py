@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-__all__ = ["json_objects"]
+__all__ = ["json_error_reason", "json_objects"]
 
 
 def json_objects(
@@ -28,7 +28,14 @@ def json_objects(
         except RecursionError as exc:
             raise error(f"{where}:{number}: not valid JSON (nested too deeply)") from exc
         except ValueError as exc:  # an integer literal longer than Python converts
-            raise error(f"{where}:{number}: not valid JSON ({str(exc).split(';')[0]})") from exc
+            raise error(f"{where}:{number}: not valid JSON ({json_error_reason(exc)})") from exc
         if not isinstance(row, dict):
             raise error(f"{where}:{number}: expected a JSON object")
         yield number, row
+
+
+def json_error_reason(exc: BaseException) -> str:
+    """What a JSON reader's error says, up to its first ";": an over-long integer literal's ``ValueError`` goes
+    on to advise raising ``sys.set_int_max_str_digits``, which is for programmers, not for whoever sent the
+    file or answer."""
+    return str(exc).split(";")[0]

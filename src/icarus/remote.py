@@ -15,6 +15,8 @@ from typing import Any, Final
 
 import httpx
 
+from icarus.jsonlines import json_error_reason
+
 __all__ = ["MAX_ANSWER_BYTES", "AnswerError", "json_object_answer", "parse_json", "read_capped"]
 
 MAX_ANSWER_BYTES: Final = 5 * 1024 * 1024
@@ -47,7 +49,7 @@ def parse_json(body: bytes) -> Any:
     except RecursionError:
         raise AnswerError("malformed JSON (nested too deeply)") from None
     except ValueError as exc:  # JSONDecodeError, not UTF-8, or an integer literal too long to convert
-        raise AnswerError(f"malformed JSON ({str(exc).split(';')[0]})") from None
+        raise AnswerError(f"malformed JSON ({json_error_reason(exc)})") from None
 
 
 def json_object_answer(

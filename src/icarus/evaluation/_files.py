@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from icarus.evaluation.cases import DatasetError
-from icarus.jsonlines import json_objects
+from icarus.jsonlines import json_error_reason, json_objects
 
 
 def locate(path: Path, *names: str) -> Path:
@@ -41,7 +41,7 @@ def json_document(path: Path) -> Any:
     except RecursionError as exc:
         raise DatasetError(f"{path}: cannot be read as JSON (nested too deeply)") from exc
     except (OSError, ValueError) as exc:  # ValueError: not UTF-8, not JSON, or an integer too long to read
-        raise DatasetError(f"{path}: cannot be read as JSON ({str(exc).split(';')[0]})") from exc
+        raise DatasetError(f"{path}: cannot be read as JSON ({json_error_reason(exc)})") from exc
 
 
 def csv_rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:

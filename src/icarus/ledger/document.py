@@ -9,6 +9,7 @@ from typing import Any, Final, Literal
 
 from pydantic import Field, ValidationError, model_validator
 
+from icarus.jsonlines import json_error_reason
 from icarus.ledger.base import LedgerModel, UtcDatetime
 from icarus.ledger.claims import Claim
 from icarus.ledger.evidence import EvidenceItem
@@ -133,8 +134,7 @@ def load_ledger(path: Path) -> Ledger:
     except json.JSONDecodeError as exc:
         raise LedgerError(f"ledger {path} is not valid JSON: line {exc.lineno}: {exc.msg}") from exc
     except ValueError as exc:  # an integer literal longer than Python converts (sys.get_int_max_str_digits)
-        reason = str(exc).split(";")[0]  # drop the advice to raise the limit, meant for programmers
-        raise LedgerError(f"ledger {path} is not valid JSON: {reason}") from exc
+        raise LedgerError(f"ledger {path} is not valid JSON: {json_error_reason(exc)}") from exc
     except RecursionError as exc:
         raise LedgerError(f"ledger {path} nests too deeply to be a ledger") from exc
     except OSError as exc:  # a folder, a file that vanished or cannot be read

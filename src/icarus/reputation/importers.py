@@ -52,6 +52,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from icarus.jsonlines import json_error_reason
 from icarus.ledger import ReputationMethod, ReputationRecord, RiskRating, SourceClass, SourceTier
 from icarus.reputation.history import append_history, history_path
 from icarus.reputation.registry import RegistryEntry, dump_entries, registry_key
@@ -305,7 +306,7 @@ def import_ifcn(
     except RecursionError as exc:
         raise ImportFormatError("not JSON: nested too deeply") from exc
     except ValueError as exc:  # JSONDecodeError, or an integer literal too long to read
-        raise ImportFormatError(f"not JSON: {str(exc).split(';')[0]}") from exc
+        raise ImportFormatError(f"not JSON: {json_error_reason(exc)}") from exc
     if not isinstance(items, list):
         raise ImportFormatError("expected a JSON list of signatories")
     for n, item in enumerate(items, start=1):

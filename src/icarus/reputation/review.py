@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from icarus.jsonlines import json_error_reason
 from icarus.ledger import Ledger, ReputationMethod, ReputationRecord, SourceClass, SourceTier
 from icarus.reputation.history import history_path, read_history
 from icarus.reputation.importers import cut_back, write_registry
@@ -165,7 +166,7 @@ def read_queue(queue_path: Path) -> QueueState:
                 raise ValueError(f"unknown kind {kind!r}")
         except (ValueError, KeyError, TypeError, ValidationError, RecursionError) as exc:
             # RecursionError: JSON nested deeper than the parser goes; ValueError covers an over-long integer
-            first = str(exc).splitlines()[0].split(";")[0] if str(exc) else type(exc).__name__
+            first = json_error_reason(exc).splitlines()[0] if str(exc) else type(exc).__name__
             state.problems.append(f"{queue_path}:{number}: malformed queue line skipped ({first})")
     state.pending = list(open_items.values())
     return state

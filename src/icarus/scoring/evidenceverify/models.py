@@ -12,6 +12,7 @@ from typing import Any, Final, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from icarus.jsonlines import json_error_reason
 from icarus.scoring.canonical import canonical_json, sha256_hex
 
 __all__ = [
@@ -262,8 +263,7 @@ def _read(path: Path, what: str) -> Any:
     except RecursionError as exc:
         raise InputError(f"{what} {path} nests too deeply to read") from exc
     except ValueError as exc:  # not UTF-8, not JSON, or an integer literal too long to read
-        reason = str(exc).split(";")[0]  # drop the advice to raise the digit limit, meant for programmers
-        raise InputError(f"{what} {path} is not valid JSON: {reason}") from exc
+        raise InputError(f"{what} {path} is not valid JSON: {json_error_reason(exc)}") from exc
 
 
 def _validate(model: type[_Doc], raw: Any, path: Path, what: str) -> Any:

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
+from icarus.jsonlines import json_error_reason
 from icarus.ledger import Ledger, LedgerError, load_ledger
 from icarus.reputation.manual import default_registry
 from icarus.scoring.lvf.challenge_evidence import FedChallenge, feed_challenge
@@ -204,8 +205,7 @@ def _read_json(path: Path) -> Any:
     except RecursionError:
         _fail(f"{path} nests too deeply to be a submission")
     except ValueError as exc:  # not UTF-8, not JSON, or an integer literal too long to read
-        reason = str(exc).split(";")[0]  # drop the advice to raise the digit limit, meant for programmers
-        _fail(f"{path} is not valid JSON: {reason}")
+        _fail(f"{path} is not valid JSON: {json_error_reason(exc)}")
     return None
 
 
