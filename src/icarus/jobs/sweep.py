@@ -71,8 +71,6 @@ def classify_lookup(payload: object, asked: Sequence[str]) -> dict[str, PostStat
             protected = users.get(str(post.get("author_id")), False)
             found[str(post["id"])] = PostStatus.PROTECTED if protected else PostStatus.AVAILABLE
     for problem in _objects(payload.get("errors")):
-        if not isinstance(problem, Mapping):
-            continue
         post_id = str(problem.get("resource_id") or problem.get("value") or "")
         if post_id not in found:
             continue

@@ -83,7 +83,7 @@ class XBot:
     def start_after_newest(self) -> None:
         """Set the position to the newest mention without answering anything (a first run)."""
         for page in self.api.mentions(self.bot_user_id, None):
-            ids = [int(m["id"]) for m in page.mentions if str(m.get("id", "")).isdigit()]
+            ids = [int(m["id"]) for m in page.mentions]  # MentionPage keeps only posts with a digit id
             if ids:
                 self.state.advance(str(max(ids)))
             return
@@ -98,11 +98,9 @@ class XBot:
                 pages.append(page)
         except XRateLimited as exc:
             report.notes.append(str(exc))  # what was read so far is still answered
-        newest = max(
-            (int(m["id"]) for p in pages for m in p.mentions if str(m.get("id", "")).isdigit()), default=None
-        )
+        newest = max((int(m["id"]) for p in pages for m in p.mentions), default=None)
         for page in pages:
-            for mention in sorted(page.mentions, key=lambda m: int(m.get("id", 0))):
+            for mention in sorted(page.mentions, key=lambda m: int(m["id"])):
                 self._read(mention, page, report)
         if newest is not None:
             self.state.advance(str(newest))
@@ -112,9 +110,7 @@ class XBot:
         return report
 
     def _read(self, mention: Mapping[str, Any], page: MentionPage, report: PollReport) -> None:
-        mention_id = str(mention.get("id", ""))
-        if not mention_id.isdigit():
-            return
+        mention_id = str(mention["id"])
         references = mention.get("referenced_tweets")
         parent_id = next(
             (
