@@ -25,6 +25,10 @@ request put alone runs on a fixed number of threads (``INTRA_OP_THREADS``). Many
 cores judges more pairs a second than splitting each pair over both (docs/evaluation.md, "Stance judges");
 each pair's logits are bit-identical either way, since a pair's integer products and float steps do not
 depend on how many threads share them (``tests/judges/test_parallel_judging.py``).
+
+The model file stores its integer weights as unsigned bytes, which every x86 CPU multiplies exactly. On a
+CPU with VNNI the session runs them as signed bytes instead (``judges.signed_products``): the same integers,
+a faster kernel, taken only when the probe pairs' logits come out bit-identical.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from icarus.judges.head import CLASSES
 from icarus.judges.offline import parsed_attribution_verdicts
 from icarus.judges.protocol import AttributionVerdict, Judge, JudgeRequest, StanceVerdict
 from icarus.judges.quarantine import quarantine
+from icarus.judges.signed_products import SignedModelError, cpu_has_vnni, signed_model
 from icarus.judges.trained import WeightsError, calibrated_verdict, candidate_passages, clearest_side
 from icarus.ledger.judgments import JudgeProvenance
 
@@ -157,12 +162,22 @@ class PairScorer:
     tokenizer: Tokenizer
     model: Path  # the file the session was built from, so that a twin with other threads can be made
     model_sha256: str  # and its digest then, which the twin's bytes must match
+    signed_products: bool = False  # the session runs the weights as signed bytes (``from_files``)
 
     @classmethod
     def from_files(
-        cls, model: Path, tokenizer: Path, max_length: int, expected_sha256: str | None = None
+        cls,
+        model: Path,
+        tokenizer: Path,
+        max_length: int,
+        expected_sha256: str | None = None,
+        *,
+        signed: bool | None = None,
     ) -> PairScorer:
-        """Raises ``WeightsError`` when ``expected_sha256`` is given and the model's digest differs."""
+        """Raises ``WeightsError`` when ``expected_sha256`` is given and the model's digest differs.
+
+        ``signed``: run the weights as signed bytes where that gives bit-identical probe logits (None: where
+        the CPU reports VNNI, the only CPUs on which that is exact and faster; ``judges.signed_products``)."""
         from tokenizers import Tokenizer
 
         data, digest = _model_bytes(model, expected_sha256)
@@ -171,13 +186,34 @@ class PairScorer:
         # one pair per run, so nothing needs padding; a fixed length stored in the file would cost time and,
         # with int8 activations, change the logits
         reader.no_padding()
-        return cls(_session(data, INTRA_OP_THREADS), reader, model, digest)
+        scorer = cls(_session(data, INTRA_OP_THREADS), reader, model, digest)
+        if signed is None:
+            signed = cpu_has_vnni()
+        return scorer._signed_if_identical(data) if signed else scorer
+
+    def _signed_if_identical(self, data: bytes) -> PairScorer:
+        """This scorer on the model's signed weight bytes (``judges.signed_products``) when that session's
+        probe logits are bit-identical to this one's, else this scorer unchanged."""
+        try:
+            signed_bytes, _ = signed_model(data)
+        except SignedModelError as exc:
+            _log.info("keeping the unsigned weight bytes: %s", exc)
+            return self
+        signed = replace(self, session=_session(signed_bytes, INTRA_OP_THREADS), signed_products=True)
+        claims, passages = (list(texts) for texts in zip(*PROBE_PAIRS, strict=True))
+        if not np.array_equal(signed.logits(claims, passages), self.logits(claims, passages)):
+            _log.info("keeping the unsigned weight bytes: the signed products differ on this CPU")
+            return self
+        return signed
 
     def with_threads(self, threads: int) -> PairScorer:
-        """The same model and tokenizer on a session of ``threads`` threads. Raises ``WeightsError`` if the
-        model file no longer holds the bytes this scorer was built from."""
+        """The same model and tokenizer, weight bytes as this scorer runs them, on a session of ``threads``
+        threads. Raises ``WeightsError`` if the model file no longer holds the bytes this scorer was built
+        from."""
         data, _ = _model_bytes(self.model, self.model_sha256)
-        return PairScorer(_session(data, threads), self.tokenizer, self.model, self.model_sha256)
+        if self.signed_products:
+            data, _ = signed_model(data)
+        return replace(self, session=_session(data, threads))
 
     def logits(self, claims: list[str], passages: list[str]) -> FloatArray:
         """One row of three logits (``CLASSES`` order) per pair; each pair is run alone (module docstring)."""
@@ -234,11 +270,14 @@ def weight_files(name: str = WEIGHTS_NAME, folder: Path | None = None) -> tuple[
     return base / f"{name}.onnx", base / f"{name}.tokenizer.json", base / f"{name}.json"
 
 
-def load_weights(name: str = WEIGHTS_NAME, folder: Path | None = None) -> CrossEncoderWeights:
+def load_weights(
+    name: str = WEIGHTS_NAME, folder: Path | None = None, *, signed: bool | None = None
+) -> CrossEncoderWeights:
     """The model, tokenizer, calibration and metadata stored as ``<name>.onnx``, ``<name>.tokenizer.json``
     and ``<name>.json``. Refuses a model whose SHA-256 differs from the one its metadata records, classes in
     another order, a model without the expected inputs and output, or one whose probe logits on this machine
-    are not those recorded (``PROBE_TOLERANCE``). Reads no dataset."""
+    are not those recorded (``PROBE_TOLERANCE``). Reads no dataset. ``signed``: as ``PairScorer.from_files``
+    (the benchmark sets it to compare both weight byte forms)."""
     model, tokenizer, meta = weight_files(name, folder)
     missing = [path.name for path in (model, tokenizer, meta) if not path.is_file()]
     if missing:
@@ -256,7 +295,7 @@ def load_weights(name: str = WEIGHTS_NAME, folder: Path | None = None) -> CrossE
         raise WeightsError(f"{name} records no usable max_length ({max_length!r})")
     recorded = metadata.get("onnx_sha256")
     try:
-        scorer = PairScorer.from_files(model, tokenizer, max_length, str(recorded))
+        scorer = PairScorer.from_files(model, tokenizer, max_length, str(recorded), signed=signed)
     except WeightsError:
         raise
     except Exception as exc:  # onnxruntime and tokenizers raise bare Exception subclasses on unreadable files
