@@ -162,7 +162,8 @@ def test_the_signed_scorer_gives_the_unsigned_scorer_s_logits_bit_for_bit() -> N
     unsigned = PairScorer.from_files(*_shipped(), signed=False)
     signed = PairScorer.from_files(*_shipped(), signed=True)
     assert not unsigned.signed_products
-    assert signed.signed_products is cpu_has_vnni() or not signed.signed_products
+    if cpu_has_vnni():  # elsewhere signed bytes may be refused by the probe comparison, which is the point
+        assert signed.signed_products
     assert np.array_equal(_logits(signed, PAIRS), _logits(unsigned, PAIRS))
     twin = signed.with_threads(1)
     assert twin.signed_products is signed.signed_products
