@@ -120,6 +120,20 @@ def test_a_weight_stored_outside_raw_bytes_is_refused() -> None:
         signed_model(model.SerializeToString())
 
 
+def test_a_weight_that_is_not_a_stored_initializer_is_refused() -> None:
+    """A second product whose weight side is computed at run time: its type cannot be patched, and
+    patching only the stored weights would leave a model whose session does not load."""
+    model = _product_model(np.full((4, 2), 200, dtype=np.uint8), np.full(2, 128, np.uint8))
+    graph = model.graph
+    graph.node.append(helper.make_node("Identity", ["x_q"], ["x_q_copy"]))
+    graph.node.append(helper.make_node("Identity", ["x_zero"], ["x_zero_copy"]))
+    graph.node.append(
+        helper.make_node("MatMulInteger", ["x_q", "x_q_copy", "x_zero", "x_zero_copy"], ["self_products"])
+    )
+    with pytest.raises(SignedModelError, match="'x_q_copy' is not a stored initializer"):
+        signed_model(model.SerializeToString())
+
+
 def test_a_cpu_reporting_vnni_multiplies_the_signed_bytes_exactly() -> None:
     """Large activations against weights of +127 (stored unsigned as 255): each two adjacent byte products
     sum past a signed 16-bit value, which the U8S8 kernel of CPUs without VNNI saturates."""

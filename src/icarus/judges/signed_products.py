@@ -120,12 +120,13 @@ def _weight_names(data: bytes | bytearray, graph: tuple[int, int]) -> set[str]:
 def signed_model(model: bytes) -> tuple[bytes, int]:
     """``model`` with every MatMulInteger weight and weight zero point stored as int8 instead of uint8, and
     how many initializers changed. Raises ``SignedModelError`` when the bytes are not an ONNX model, no
-    weight is unsigned, or a weight is not stored the way this rewrite patches (uint8 in ``raw_data``)."""
+    weight is unsigned, or a weight is not stored the way this rewrite patches (a uint8 initializer with
+    ``raw_data``)."""
     data = bytearray(model)
     graph = _graph(data)
     names = _weight_names(data, graph)
     flipped = np.frombuffer(data, dtype=np.uint8)  # a view: XOR in place
-    changed = 0
+    changed: set[str] = set()
     for number, _, start, end in _fields(data, *graph):
         if number != _GRAPH_INITIALIZER:
             continue
@@ -143,10 +144,13 @@ def signed_model(model: bytes) -> tuple[bytes, int]:
             raise SignedModelError(f"weight {name!r} is not stored as uint8 raw bytes")
         data[type_at[0]] = _INT8
         flipped[raw[0] : raw[1]] ^= _SIGN_FLIP
-        changed += 1
-    if changed == 0:
+        changed.add(name)
+    if not changed:
         raise SignedModelError("the model has no unsigned integer weights")
-    return bytes(data), changed
+    if unstored := names - changed:
+        # a weight computed at run time (or fed by the caller) keeps its type: the session would not load
+        raise SignedModelError(f"weight {sorted(unstored)[0]!r} is not a stored initializer")
+    return bytes(data), len(changed)
 
 
 def cpu_has_vnni(cpuinfo: str | None = None) -> bool:
