@@ -40,6 +40,7 @@ __all__ = [
     "ClaimResult",
     "EvalReport",
     "StanceResult",
+    "blocker_codes",
     "run_evaluation",
 ]
 
@@ -59,6 +60,7 @@ class ClaimResult:
     codes: tuple[str, ...]  # rule and gate codes in the claim's published reasons
     evidence: int
     gold_document_found: bool | None = None  # open retrieval: a gold evidence document was retrieved
+    blockers: tuple[str, ...] = ()  # codes of the claim's published blockers (what kept it ❔ or below high)
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,11 @@ def _codes(claim_result: dict[str, Any]) -> tuple[str, ...]:
     return tuple(seen)
 
 
+def blocker_codes(claim_result: dict[str, Any]) -> tuple[str, ...]:
+    """The codes of a published claim's blockers, each once, in the order the result lists them."""
+    return tuple(dict.fromkeys(str(b["code"]) for b in claim_result.get("blockers", [])))
+
+
 def _confidence(result: dict[str, Any]) -> float:
     claims = result["trace"]["claims"]
     return float(claims[0]["confidence"]["score"]) if claims else 0.0
@@ -239,6 +246,7 @@ def _score_case(
             codes=_codes(published),
             evidence=len(items),
             gold_document_found=gold_document_found,
+            blockers=blocker_codes(published),
         )
     )
     for passage, item in zip(case.passages, judged if case.passages else [], strict=True):
