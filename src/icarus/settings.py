@@ -6,10 +6,12 @@ documented here once; ``docs/settings.md`` is generated from this class.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import Field, SecretStr
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -29,6 +31,17 @@ class Settings(BaseSettings):
         default=None, description="Local corpus index; default <data_dir>/corpus.db."
     )
     policy: str = Field(default="icarus@1.1", description="Policy name@version used when none is given.")
+    reputation_files: Annotated[tuple[Path, ...], NoDecode] = Field(
+        default=(),
+        description="Reputation record files (JSON, as `icarus check --reputation` reads) loaded by every check "
+        "the service's worker, the X bot and `icarus check` run, in order, before any --reputation file; "
+        "several paths are separated by the system's path separator (':' on Linux and macOS).",
+    )
+    review_queue_path: Path | None = Field(
+        default=None,
+        description="The H4 review queue (append-only JSON lines) that `icarus check`, the worker and the X bot "
+        "fill and `icarus registry review` reads; default <data_dir>/review-queue.jsonl.",
+    )
 
     fetch_max_bytes: int = Field(default=10 * 1024 * 1024, description="Largest response body a fetch keeps.")
     fetch_max_decompressed_bytes: int = Field(
@@ -178,6 +191,14 @@ class Settings(BaseSettings):
         "older events, always keeping the newest.",
     )
 
+    @field_validator("reputation_files", mode="before")
+    @classmethod
+    def _split_paths(cls, value: object) -> object:
+        """The environment gives one string: split it at the path separator, dropping empty parts."""
+        if isinstance(value, str):
+            return tuple(Path(part) for part in value.split(os.pathsep) if part.strip())
+        return value
+
     @property
     def resolved_database_url(self) -> str:
         return self.database_url or f"sqlite:///{self.data_dir / 'icarus.db'}"
@@ -189,6 +210,10 @@ class Settings(BaseSettings):
     @property
     def resolved_x_bot_state_path(self) -> Path:
         return self.x_bot_state_path or self.data_dir / "xbot.db"
+
+    @property
+    def resolved_review_queue_path(self) -> Path:
+        return self.review_queue_path or self.data_dir / "review-queue.jsonl"
 
 
 def render_settings_reference() -> str:

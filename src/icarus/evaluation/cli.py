@@ -66,6 +66,13 @@ def eval_command(
         Path | None, typer.Option("--out", help="Also write NAME.md, NAME.json and PNG plots here.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as one JSON object.")] = False,
+    review_queue: Annotated[
+        Path | None,
+        typer.Option(
+            "--review-queue",
+            help="Also queue the scored claims' H4 review requests in this queue file (off by default).",
+        ),
+    ] = None,
 ) -> None:
     """Score a public dataset's claims (or judge its stance pairs) and report the metrics."""
     module = LOADERS.get(name)
@@ -101,6 +108,12 @@ def eval_command(
     except OSError as exc:
         _fail(f"cannot read {data}: {exc.strerror or exc}")
         return
+    if review_queue is not None:
+        try:  # found out now, not after the evaluation has run
+            review_queue.parent.mkdir(parents=True, exist_ok=True)
+            review_queue.open("a").close()
+        except OSError as exc:
+            _fail(f"cannot write the review queue {review_queue}: {exc.strerror or exc}")
     total = len(evalset.cases) + len(evalset.stance_pairs)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=_err, transient=True) as progress:
@@ -112,6 +125,7 @@ def eval_command(
             config,
             registry,
             advance=lambda: progress.advance(task),
+            review_queue=review_queue,
         )
     summary = report.summary()
     if out is not None:

@@ -30,6 +30,7 @@ from icarus.ledger import EvidenceItem, Ledger
 from icarus.pipeline.check import DOCUMENTS_PER_QUERY
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
 from icarus.reputation import Registry
+from icarus.reputation.review import enqueue_from_result
 from icarus.research import LocalCorpus, LocalCorpusProvider, SearchHit, plan_queries
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.scoring.icarus.engine import score_ledger
@@ -183,10 +184,11 @@ def run_evaluation(
     *,
     advance: Advance | None = None,
     workdir: Path | None = None,
+    review_queue: Path | None = None,
 ) -> EvalReport:
     """Score every claim and judge every stance pair of ``evalset``; ``advance`` is called once per
     claim and once per pair. A corpus, when the set has one, is indexed under ``workdir`` (a temporary
-    folder by default)."""
+    folder by default). With ``review_queue``, each scored claim's H4 review requests are queued there."""
     tick = advance or (lambda: None)
     report = EvalReport(
         dataset=evalset.name,
@@ -206,7 +208,7 @@ def run_evaluation(
                 researcher = _Researcher(corpus, registry)
                 for case in evalset.cases:
                     items, found = researcher.items(case)
-                    _score_case(report, case, items, judge, policy, found)
+                    _score_case(report, case, items, judge, policy, found, review_queue)
                     tick()
             finally:
                 corpus.close()
@@ -215,7 +217,7 @@ def run_evaluation(
             items = [
                 passage_item(p, case.claim, registry, f"ev-{index}") for index, p in enumerate(case.passages)
             ]
-            _score_case(report, case, items, judge, policy, None)
+            _score_case(report, case, items, judge, policy, None, review_queue)
             tick()
     stances = judge_all(judge, _judge_pair, evalset.stance_pairs, tick)
     report.stances.extend(stances)
@@ -231,9 +233,12 @@ def _score_case(
     judge: Judge,
     policy: PolicyConfig,
     gold_document_found: bool | None,
+    review_queue: Path | None = None,
 ) -> None:
     ledger, judged = case_ledger(case, items, judge)
     result = score_ledger(ledger, policy)
+    if review_queue is not None:
+        enqueue_from_result(result, ledger, review_queue)
     published = result["claims"][0]
     report.judge_failures += _failures(ledger)
     report.claims.append(

@@ -2,8 +2,13 @@
 
 Under icarus@1.1 a scored claim carries ``review_requests`` when an estimated (heuristic) reputation could
 flip its label. :func:`enqueue_from_result` appends one queue item per request to a JSON-lines file (default
-``Settings().data_dir / "review-queue.jsonl"``). The file is append-only: an item is never edited; a review
-appends a resolution line that resolves every pending item for that domain.
+``Settings().resolved_review_queue_path``, ``<data dir>/review-queue.jsonl``); every path that scores
+(``icarus check``, the worker, the X bot, and on request ``icarus score`` and ``icarus eval``) calls it. The
+file is append-only: an item is never edited; a review appends a resolution line that resolves every pending
+item for that domain. Writers on one machine (several worker processes and threads, the X bot, a review)
+take an exclusive lock on ``<queue>.lock`` around each append, and around the read that decides what is
+new, so two checks never queue one domain twice and a failed write is cut back without touching a line
+another writer added.
 
 :func:`accept` (the reviewer keeps the estimated score) and :func:`override` (a different score) write a
 new *manual* record version to a registry file. The version is one more than the highest manual version of
@@ -17,8 +22,10 @@ the filed version and only resolves the item. Malformed queue lines are reported
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
-from collections.abc import Mapping
+import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -48,6 +55,7 @@ __all__ = [
     "default_queue_path",
     "enqueue_from_result",
     "history_path",
+    "lock_path",
     "override",
     "pending",
     "read_queue",
@@ -116,7 +124,25 @@ class QueueState:
 
 
 def default_queue_path() -> Path:
-    return Settings().data_dir / "review-queue.jsonl"
+    return Settings().resolved_review_queue_path
+
+
+def lock_path(queue_path: Path) -> Path:
+    """The file whose exclusive lock every writer of ``queue_path`` holds while it appends."""
+    return queue_path.with_name(queue_path.name + ".lock")
+
+
+@contextlib.contextmanager
+def _locked(queue_path: Path) -> Iterator[None]:
+    """Hold the queue's write lock (``flock`` on ``<queue>.lock``): one writer at a time, across threads and
+    processes on this machine. Not re-entrant: code holding it appends with :func:`_append_held`."""
+    queue_path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(lock_path(queue_path), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)  # closing the descriptor releases the lock
 
 
 def _aware(moment: datetime) -> datetime:
@@ -124,8 +150,16 @@ def _aware(moment: datetime) -> datetime:
 
 
 def _append(path: Path, lines: list[dict[str, Any]]) -> None:
-    """Append ``lines``, all or none: a failed write (a full disk) is cut back, so no half line is left for
-    the next append to run on into."""
+    """Append ``lines`` under the queue's lock."""
+    if not lines:
+        return
+    with _locked(path):
+        _append_held(path, lines)
+
+
+def _append_held(path: Path, lines: list[dict[str, Any]]) -> None:
+    """Append ``lines``, all or none, while holding the lock: a failed write (a full disk) is cut back, so
+    no half line is left for the next append to run on into (the lock makes sure nobody appended since)."""
     if not lines:
         return
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -180,35 +214,44 @@ def pending(queue_path: Path) -> list[QueueItem]:
 def enqueue_from_result(
     result: Mapping[str, Any], ledger: Ledger, queue_path: Path, now: datetime | None = None
 ) -> list[QueueItem]:
-    """Append one item per review request in a scored result.
+    """Append one item per review request in a scored result; the items appended.
 
-    A person reviews a domain, not a check: a domain that already has a pending item is not queued again,
-    however many checks (or claims) ask for it.
+    ``ledger`` is the ledger ``result`` was scored from: its evidence carries the reputation records of the
+    registry that scoring used, and the estimate queued is that record. A person reviews a domain, not a
+    check: a domain that already has a pending item is not queued again, however many checks (or claims,
+    or processes at once) ask for it. A result with no requests neither reads nor locks the queue.
     """
     moment = _aware(now or datetime.now(UTC))
     evidence = {e.evidence_id: e for e in ledger.evidence}
-    already = {i.domain for i in pending(queue_path)}
-    added: list[QueueItem] = []
+    wanted: list[QueueItem] = []
     for claim in result.get("claims", []):
         for request in claim.get("review_requests", []):
             source = evidence.get(str(request["evidence_id"]))
             if source is None:
                 raise ReviewError(f"review request names evidence {request['evidence_id']!r}, not in ledger")
-            queued = QueueItem(
-                domain=registry_key(source.reputation.domain or source.domain),
-                evidence_id=source.evidence_id,
-                claim_id=str(claim["id"]),
-                cluster_id=str(request.get("cluster_id", "")),
-                ledger_id=ledger.ledger_id,
-                reason=str(request.get("reason", "")),
-                estimate=source.reputation,
-                source_class=source.source_class,
-                queued_at=moment,
+            wanted.append(
+                QueueItem(
+                    domain=registry_key(source.reputation.domain or source.domain),
+                    evidence_id=source.evidence_id,
+                    claim_id=str(claim["id"]),
+                    cluster_id=str(request.get("cluster_id", "")),
+                    ledger_id=ledger.ledger_id,
+                    reason=str(request.get("reason", "")),
+                    estimate=source.reputation,
+                    source_class=source.source_class,
+                    queued_at=moment,
+                )
             )
+    if not wanted:
+        return []
+    with _locked(queue_path):  # what is pending and what is appended, as one step
+        already = {i.domain for i in pending(queue_path)}
+        added: list[QueueItem] = []
+        for queued in wanted:
             if queued.domain not in already:
                 already.add(queued.domain)
                 added.append(queued)
-    _append(queue_path, [i.to_json() for i in added])
+        _append_held(queue_path, [i.to_json() for i in added])
     return added
 
 
