@@ -1,4 +1,4 @@
-"""The adversarial fixture ledgers in tests/fixtures, each scored under both policy versions."""
+"""The adversarial fixture ledgers in tests/fixtures, each scored under every shipped policy version."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from icarus.ledger import load_ledger
+from icarus.scoring.icarus.config import POLICY_FILES
 from tests.scoring.scoring_support import claim_trace, codes, final_pass, score
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -15,7 +16,7 @@ EXPECTED = json.loads((FIXTURES / "expected.json").read_text())
 BAND_RANK = {"low": 0, "medium": 1, "high": 2}
 
 
-@pytest.mark.parametrize("policy", ["icarus@1.0", "icarus@1.1"])
+@pytest.mark.parametrize("policy", sorted(POLICY_FILES))
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_fixture_outcome(name: str, policy: str) -> None:
     expected = EXPECTED[name]

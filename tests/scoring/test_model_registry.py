@@ -31,6 +31,7 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 SHIPPED = [
     "icarus@1.0",
     "icarus@1.1",
+    "icarus@1.2",
     "ledger-default@0.1.0",
     "ledger-default@0.2.0",
     "ledger-default@0.3.0",

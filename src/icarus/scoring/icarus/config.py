@@ -67,6 +67,10 @@ class DecisionThresholds(_Section):
     minimum_total: Decimal
     minimum_icc: int
     max_inference_hops: int
+    conflict_needs_counted_each_side: bool = Field(
+        default=False,
+        description="Rules 2 and 3 fire only with at least one counted cluster on each side (icarus@1.2 on).",
+    )
 
 
 class ConfidenceWeights(_Section):
@@ -173,7 +177,10 @@ class PolicyConfig(BaseModel):
         return feature not in self.inert
 
     def canonical(self) -> dict[str, Any]:
-        data: dict[str, Any] = self.model_dump(mode="json")
+        """The resolved config as hashed. A switch that a later version added is written only where it is set
+        away from its default (the earlier behaviour), so adding one leaves every earlier version's canonical
+        bytes, and its hash, as they were. Every other field has no default and is always written."""
+        data: dict[str, Any] = self.model_dump(mode="json", exclude_defaults=True)
         data["inert"] = sorted(self.inert)
         return data
 
@@ -212,7 +219,11 @@ KNOWN_FEATURES: frozenset[str] = frozenset(
     }
 )
 
-POLICY_FILES = {"icarus@1.0": "icarus-1.0.json", "icarus@1.1": "icarus-1.1.json"}
+POLICY_FILES = {
+    "icarus@1.0": "icarus-1.0.json",
+    "icarus@1.1": "icarus-1.1.json",
+    "icarus@1.2": "icarus-1.2.json",
+}
 DEFAULT_POLICY = "icarus@1.1"
 
 

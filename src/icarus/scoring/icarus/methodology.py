@@ -56,6 +56,8 @@ def render_methodology(policy: PolicyConfig) -> str:
     w = policy.confidence
     p = policy.penalties
     d = policy.decision
+    # icarus@1.2 on: rules 2 and 3 need a counted cluster on each side.
+    counted_each = "At least one counted cluster on each side, " if d.conflict_needs_counted_each_side else ""
     lines = [
         f"# How Icarus scores a claim \u2014 {policy.ref}",
         "",
@@ -105,9 +107,10 @@ def render_methodology(policy: PolicyConfig) -> str:
         "## Decision rules, in order",
         "",
         "1. A verified misrepresentation of cited material \u2192 \u26a0\ufe0f.",
-        f"2. min(S, Rf) \u2265 {v['conflict_ratio']} \u00d7 max(S, Rf), with both sides present and S + Rf \u2265 "
-        f"{v['minimum_total']} \u2192 \u26a0\ufe0f.",
-        f"3. abs(polarity) < {v['polarity']} and S + Rf \u2265 {v['mixed_total']} \u2192 \u26a0\ufe0f.",
+        f"2. {counted_each}min(S, Rf) \u2265 {v['conflict_ratio']} \u00d7 max(S, Rf), with both sides present "
+        f"and S + Rf \u2265 {v['minimum_total']} \u2192 \u26a0\ufe0f.",
+        f"3. {counted_each}abs(polarity) < {v['polarity']} and S + Rf \u2265 {v['mixed_total']} \u2192 "
+        "\u26a0\ufe0f.",
         f"4. polarity \u2265 +{v['polarity']} and ICC_s \u2265 {d.minimum_icc} \u2192 \u2705.",
         f"5. polarity \u2264 \u2212{v['polarity']} and ICC_r \u2265 {d.minimum_icc} \u2192 \u274c.",
         "6. Otherwise \u2754: too little evidence weight, fewer than two independent origins, an evidence chain "
@@ -116,6 +119,7 @@ def render_methodology(policy: PolicyConfig) -> str:
         "",
         "Rule 3 can never fire first: whenever abs(polarity) is below its threshold, rule 2's ratio test is "
         "already met. The order is kept as published.",
+        *_counted_each_side_note(policy),
         "",
         "## Confidence",
         "",
@@ -162,6 +166,22 @@ def render_methodology(policy: PolicyConfig) -> str:
         lines.append("Every rule is live under this version.")
     lines.append("")
     return "\n".join(lines)
+
+
+def _counted_each_side_note(policy: PolicyConfig) -> list[str]:
+    """Why rules 2 and 3 ask for a counted cluster on each side, where the version asks it."""
+    if not policy.decision.conflict_needs_counted_each_side:
+        return []
+    threshold = _fmt(policy.weighting.counting_threshold)
+    return [
+        "",
+        f"A counted cluster weighs at least {threshold} and takes a side. S and Rf still sum every cluster on "
+        "a side, counted or not, but a conflict is genuine only between independent origins that count: where "
+        "one side holds only clusters under the counting threshold (weak, indirect or estimated-reputation "
+        "evidence), rules 2 and 3 do not fire and the claim goes on to rules 4 to 6. Rule 3 asks the same as "
+        "rule 2, so it still never fires first: with a counted cluster on each side, an abs(polarity) below "
+        "its threshold meets rule 2.",
+    ]
 
 
 def _row(entry: RuleEntry, values: dict[str, str], policy: PolicyConfig | None) -> str:

@@ -1,4 +1,4 @@
-"""The Icarus policies as registered scoring models (``icarus@1.0``, ``icarus@1.1``).
+"""The Icarus policies as registered scoring models (``icarus@1.0``, ``icarus@1.1``, ``icarus@1.2``).
 
 A thin adapter: the policy config, ``score_ledger`` and the methodology renderer are used exactly as the
 ``--policy`` path uses them; a result scored through the registry is the direct result with the model's
