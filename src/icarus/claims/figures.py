@@ -3,31 +3,43 @@
 Three patterns, read within one claim:
 
 * a change with both levels: "rose 5% … from 40% to 45%" is a ``percent_change`` of 5 with operands
-  ``[40, 45]``; "rose 5 points from 40% to 45%" is a ``point_change`` in ``pp``. Levels may be any
-  like-for-like quantities for a % change ("rose 12%, from 1.40 million to 1.57 million");
+  ``[40, 45]``; "rose 5 points from 40% to 45%" is a ``point_change`` in ``pp``. A change is stated by a
+  verb ("rose 5%", "fell by 12%", "up 3%"), or by a noun, after its figure or before it with "of" ("a 10%
+  increase", "a rise of 5%", "a 2-point drop"). Its levels are the nearest "from A to B" in the claim, on
+  either side of it. For a % change they may be any like-for-like quantities, with scale words, currency and
+  units ("rose 20% from 40 million tonnes to 45 million tonnes", "fell 12% from $3.2bn to $2.8bn"); for a
+  change in points both must be percentages. ``icarus.claims.quantities`` reads the levels and says when
+  they are like for like; the operands are in the first level's scale ("from $800 billion to $1.7
+  trillion" gives ``[800, 1700]``). Two bare years ("from 2010 to 2020") are a period, never levels;
 * a change alone: "fell 3.5%" is a ``percent_change`` of −3.5 with no operands (a relative figure with no
   base rate, which H15 looks for);
-* levels: "from 31% to 27%" with no stated change gives two plain levels; any other "38%" is a level.
+* levels: "from 31% to 27%" (or "from 31 to 27 per cent") with no stated change gives two plain levels;
+  any other "38%" is a level.
 
 A fall is recorded as a negative change, so that a stated "fell 5%" is compared with the negative change
 its operands give (H12, H13). The value is otherwise the number as written (commas dropped).
 
 ``measure`` is a key built from the nearest noun phrase: the content words just before the change verb or
-the figure (skipping verbs and small words, up to four), or the words after "of" ("45% of voters"). Figure
+the figure (skipping verbs and small words, up to four), or the words after "of" ("45% of voters"). A change
+whose levels come first ("from 40% to 45%, a rise of 5%") takes its key from before the levels. Figure
 spans are offsets into the claim's source field, like the claim's own span.
+
+Per-capita figures and compound growth rates are not read from text; a ledger may still state them, and
+H13 recomputes them there.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from icarus.claims.quantities import LEVELS, NUMBER, PERCENT, POINTS, LevelPair, level_pair, to_decimal
 from icarus.claims.segment import VERB_CUES
 from icarus.ledger.base import Span
 from icarus.ledger.figures import Derivation, Figure
 
-__all__ = ["FALL_VERBS", "RISE_VERBS", "extract_figures", "measure_key"]
+__all__ = ["FALL_NOUNS", "FALL_VERBS", "RISE_NOUNS", "RISE_VERBS", "extract_figures", "measure_key"]
 
 RISE_VERBS = (
     "rose|risen|rises|rise|rising|increased|increases|increasing|grew|grown|grows|growing|climbed|climbs|"
@@ -38,22 +50,24 @@ FALL_VERBS = (
     "slipped|slips|sank|sinks|plunged|plunges|tumbled|shrank|shrunk|went down|was down|were down|"
     "is down|are down|down"
 )
-_NUM = r"[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
-_PCT = r"\s?(?:%|per\s?cent\b|percent\b)"
-_PTS = r"\s?(?:percentage[-\s]points?|points?|pp|pts?)\b"
-_SCALE = r"\s?(?:hundred|thousand|million|billion|trillion|bn|m|k)\b"
-_HEDGE = r"(?:\s+(?:about|around|nearly|almost|roughly|some|over|more\s+than|less\s+than|just|by))*"
+# Nouns that state a change: "a rise of 5%", "a 10% increase".
+RISE_NOUNS = "rise|increase|gain|jump|growth|surge|spike|climb|hike|boost|upturn|rebound"
+FALL_NOUNS = "fall|drop|decline|decrease|cut|reduction|slump|dip|loss|downturn|slide"
+_HEDGE = r"(?:\s+(?:about|around|nearly|almost|roughly|some|over|more\s+than|less\s+than|just|only|by))*"
+_UNIT = rf"(?:(?P<pct>{PERCENT})|(?P<pts>{POINTS}))"
 
-_CHANGE = re.compile(
-    rf"\b(?P<verb>{RISE_VERBS}|{FALL_VERBS}){_HEDGE}\s+(?P<n>{_NUM})(?:(?P<pct>{_PCT})|(?P<pts>{_PTS}))",
-    re.IGNORECASE,
+_VERB_CHANGE = re.compile(
+    rf"\b(?P<verb>{RISE_VERBS}|{FALL_VERBS}){_HEDGE}\s+(?P<n>{NUMBER}){_UNIT}", re.IGNORECASE
 )
-_LEVELS = re.compile(
-    rf"\bfrom\s+(?P<a>{_NUM})(?P<au>{_PCT}|{_SCALE})?\s+to\s+(?P<b>{_NUM})(?P<bu>{_PCT}|{_SCALE})?",
-    re.IGNORECASE,
+_NOUN_OF_CHANGE = re.compile(
+    rf"\b(?P<verb>{RISE_NOUNS}|{FALL_NOUNS})s?\s+of{_HEDGE}\s+(?P<n>{NUMBER}){_UNIT}", re.IGNORECASE
 )
-_LEVEL = re.compile(rf"(?<![\w.,])(?P<n>{_NUM}){_PCT}", re.IGNORECASE)
-_FALLS = frozenset(FALL_VERBS.split("|"))
+_FIGURE_NOUN_CHANGE = re.compile(
+    rf"(?<![\w.,])(?P<n>{NUMBER}){_UNIT}[\s-]?(?P<verb>{RISE_NOUNS}|{FALL_NOUNS})\b", re.IGNORECASE
+)
+_CHANGES = (_VERB_CHANGE, _NOUN_OF_CHANGE, _FIGURE_NOUN_CHANGE)
+_LEVEL = re.compile(rf"(?<![\w.,])(?P<n>{NUMBER}){PERCENT}", re.IGNORECASE)
+_FALLS = frozenset(FALL_VERBS.split("|")) | frozenset(FALL_NOUNS.split("|"))
 
 _TOKEN = re.compile(r"[^\W\d_][\w'’.-]*|\S")
 _SKIP = frozenset(
@@ -62,22 +76,10 @@ _SKIP = frozenset(
     meanwhile but also so just only more less than here there now currently""".split()
 )
 _STOP = frozenset("while whereas and or which who as when if because since after before".split())
+_OF = frozenset({"of"})
+# After a change stated by a noun, what it measures follows: "a 40% drop in oil prices".
+_NOUN_CHANGE_LEADS = frozenset({"in", "of", "for"})
 _CHANGE_WORDS = frozenset((RISE_VERBS + "|" + FALL_VERBS).replace(" ", "|").split("|"))
-
-
-def _decimal(number: str) -> Decimal | None:
-    try:
-        return Decimal(number.replace(",", "").replace("−", "-"))
-    except InvalidOperation:
-        return None
-
-
-def _unit_kind(unit: str | None) -> str:
-    """'%' for a percentage, the scale word for a magnitude, '' for a bare number."""
-    if not unit:
-        return ""
-    word = unit.strip().lower()
-    return "%" if word in ("%", "percent") or word.startswith("per") else word
 
 
 def _is_verb(word: str) -> bool:
@@ -114,8 +116,15 @@ def measure_key(text: str, start: int, end: int, clause_start: int = 0) -> str:
             break
     if collected:
         return "_".join(reversed(collected))
+    return after_phrase(text, end, _OF) or "percentage"
+
+
+def after_phrase(text: str, end: int, leads: frozenset[str]) -> str:
+    """A key from the words after ``text[:end]`` when a word of ``leads`` opens them ("45% of *voters*",
+    "a 40% drop in *oil prices*"), or ``''``."""
     after = [_clean(m.group(0)) for m in _TOKEN.finditer(text, end, min(len(text), end + 120))]
-    if after[:1] == ["of"]:
+    collected: list[str] = []
+    if after[:1] and after[0] in leads:
         for word in after[1:]:
             if not word or word in _STOP or _is_verb(word) or (collected and word in _SKIP):
                 break
@@ -123,39 +132,60 @@ def measure_key(text: str, start: int, end: int, clause_start: int = 0) -> str:
                 collected.append(word)
             if len(collected) == 3:
                 break
-    return "_".join(collected) or "percentage"
+    return "_".join(collected)
+
+
+def _changes(text: str, start: int, end: int) -> list[re.Match[str]]:
+    """Every stated change in ``text[start:end]``, in order; where two readings overlap the first is kept."""
+    found = sorted(
+        (match for pattern in _CHANGES for match in pattern.finditer(text, start, end)),
+        key=lambda match: (match.start(), -match.end()),
+    )
+    kept: list[re.Match[str]] = []
+    for match in found:
+        if kept and match.start() < kept[-1].end():
+            continue
+        kept.append(match)
+    return kept
+
+
+def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(0, b[0] - a[1], a[0] - b[1])
 
 
 def extract_figures(text: str, start: int, end: int) -> list[Figure]:
     """Figures stated in the claim ``text[start:end]``, in order of position."""
     figures: list[tuple[int, Figure]] = []
     taken: list[tuple[int, int]] = []
-    levels = list(_LEVELS.finditer(text, start, end))
+    levels: list[tuple[re.Match[str], LevelPair | None]] = [
+        (match, level_pair(match)) for match in LEVELS.finditer(text, start, end)
+    ]
     used_levels: set[int] = set()
 
-    for change in _CHANGE.finditer(text, start, end):
-        value = _decimal(change.group("n"))
+    for change in _changes(text, start, end):
+        value = to_decimal(change.group("n"))
         if value is None:
             continue
         value = abs(value)
-        if change.group("verb").lower() in _FALLS:
+        if " ".join(change.group("verb").lower().split()) in _FALLS:
             value = -value
         points = change.group("pts") is not None
         operands: list[Decimal] = []
-        for index in sorted(range(len(levels)), key=lambda i: abs(levels[i].start() - change.end())):
-            found = levels[index]
-            if index in used_levels:
+        measure_at = change.start()
+        by_distance = sorted(range(len(levels)), key=lambda i: _gap(levels[i][0].span(), change.span()))
+        for index in by_distance:
+            found, pair = levels[index]
+            if index in used_levels or pair is None or (points and pair.unit != "%"):
                 continue
-            first, second = _decimal(found.group("a")), _decimal(found.group("b"))
-            a_kind, b_kind = _unit_kind(found.group("au")), _unit_kind(found.group("bu"))
-            same_kind = a_kind == b_kind or (not a_kind and b_kind == "%")
-            if first is None or second is None or not same_kind or (points and b_kind != "%"):
-                continue
-            operands = [first, second]
+            operands = list(pair.operands)
             used_levels.add(index)
             taken.append(found.span())
+            measure_at = min(measure_at, found.start())
             break
-        measure = measure_key(text, change.start(), change.end(), start)
+        measure = ""
+        if change.re is not _VERB_CHANGE:
+            measure = after_phrase(text, change.end(), _NOUN_CHANGE_LEADS)
+        measure = measure or measure_key(text, measure_at, change.end(), start)
         figure = Figure(
             measure=measure,
             value=value,
@@ -169,29 +199,19 @@ def extract_figures(text: str, start: int, end: int) -> list[Figure]:
         figures.append((change.start(), figure))
         taken.append(change.span())
 
-    for index, found in enumerate(levels):
-        if index in used_levels or _unit_kind(found.group("bu")) != "%":
-            continue
-        if _unit_kind(found.group("au")) not in ("", "%"):
+    for index, (found, pair) in enumerate(levels):
+        if index in used_levels or pair is None or pair.unit != "%":
             continue
         measure = measure_key(text, found.start(), found.end(), start)
-        for group in ("a", "b"):
-            value = _decimal(found.group(group))
-            if value is None:
-                continue
-            span_end = (
-                found.end("bu")
-                if group == "b"
-                else (found.end("au") if found.group("au") else found.end("a"))
-            )
-            span = Span(start=found.start(group), end=span_end)
-            figures.append((span.start, Figure(measure=measure, value=value, unit="%", span=span)))
+        for side in (pair.first, pair.second):
+            span = Span(start=side.start, end=side.end)
+            figures.append((span.start, Figure(measure=measure, value=side.number, unit="%", span=span)))
         taken.append(found.span())
 
     for level in _LEVEL.finditer(text, start, end):
         if any(a <= level.start() < b for a, b in taken):
             continue
-        value = _decimal(level.group("n"))
+        value = to_decimal(level.group("n"))
         if value is None:
             continue
         measure = measure_key(text, level.start(), level.end(), start)
