@@ -108,7 +108,7 @@ def test_an_unknown_model_names_the_known_ones() -> None:
     with pytest.raises(UnknownModelError) as raised:
         get_model("nothing@1.0")
     assert "unknown model 'nothing@1.0'; known: " in str(raised.value)
-    assert "icarus@1.0, icarus@1.1, ledger-default@0.1.0" in str(raised.value)
+    assert "icarus@1.0, icarus@1.1, icarus@1.2, ledger-default@0.1.0" in str(raised.value)
 
 
 class _Interloper:
