@@ -8,20 +8,45 @@ copies are filed under the original address and marked as archived copies; a sou
 host and path (``nature.com/articles/...``) is read as an ``https`` address. Answers with no web source
 (``Metadata``, taken from the claim's own metadata, or an empty URL on an unanswerable question) are not
 evidence from any source and are left out.
+
+Two halves. No judge was trained on AVeriTeC, so its dev claims can both choose a judge's thresholds and
+measure them, provided the two never share a claim: ``half_of`` puts each claim in ``tune`` or ``dev`` by a
+hash of its text (``TUNE_BUCKETS`` of 100 buckets to ``tune``), the same on every machine and whatever the
+file order. ``load(split=...)`` keeps one half (``all``: both).
+
+Open retrieval (``load(retrieval="open")``). Every answer of the half becomes a corpus document under its
+source's original address, the answers of all claims pooled; answers citing one address are one document
+(one page, several passages). The document's text is the answer alone: the question is the annotator's,
+not the source's. Each claim is then checked as ``icarus check`` checks it (``pipeline.check.check_claims``:
+its query plan on the local-corpus provider, the judge, the policy), so research can bring another claim's
+answers, as a web search brings pages about other things. A claim's gold documents are those holding one
+of its own answers (``retrieval_recall``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 from typing import Any
 
 from icarus.evaluation._files import field, json_document, locate, row_errors
-from icarus.evaluation.cases import CLAIM_LABELS, ClaimCase, DatasetError, EvalSet, Passage, select
+from icarus.evaluation.cases import (
+    CLAIM_LABELS,
+    ClaimCase,
+    CorpusRecord,
+    DatasetError,
+    EvalSet,
+    Passage,
+    select,
+)
 from icarus.reputation import domain_of
 
 NAME = "averitec"
 FILE = "dev.json"
+TUNE, DEV, ALL = SPLITS = ("tune", "dev", "all")
+TUNE_BUCKETS = 50  # of 100: half the claims choose thresholds, the other half measure them
+GOLD, OPEN = RETRIEVAL_MODES = ("gold", "open")
 _WAYBACK = re.compile(r"^https?://web\.archive\.org/web/[^/]+/(?P<original>.+)$", re.IGNORECASE)
 _SCHEME = re.compile(r"^https?://", re.IGNORECASE)
 # A bare host (and path) as annotators sometimes wrote one: "nature.com/articles/...".
@@ -86,7 +111,59 @@ def _passages(row: dict[str, Any], where: str) -> tuple[Passage, ...]:
     return tuple(passages)
 
 
-def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalSet:
+def half_of(claim: str) -> str:
+    """``tune`` or ``dev``: the half a claim falls in, from a hash of its text (module docstring)."""
+    digest = hashlib.sha256(f"{NAME}\x00{claim.strip()}".encode()).hexdigest()
+    return TUNE if int(digest[:8], 16) % 100 < TUNE_BUCKETS else DEV
+
+
+def set_name(split: str = ALL, retrieval: str = GOLD) -> str:
+    """The run's name, which names its output files: ``averitec``, ``averitec-open``, ``averitec-open-dev``."""
+    return "-".join(
+        part for part in (NAME, "open" if retrieval == OPEN else "", "" if split == ALL else split) if part
+    )
+
+
+def pooled_documents(cases: list[ClaimCase]) -> tuple[list[CorpusRecord], dict[str, tuple[str, ...]]]:
+    """The corpus of open retrieval: one document per source address, holding every answer (never the
+    question) that cites it, in file order; and, per case id, the documents holding its own answers."""
+    texts: dict[str, list[str]] = {}
+    publishers: dict[str, str] = {}
+    owners: dict[str, list[str]] = {}
+    for case in cases:
+        for passage in case.passages:
+            answer = passage.text[passage.quote_start :].strip()
+            if not answer:
+                continue
+            held = texts.setdefault(passage.url, [])
+            if answer not in held:
+                held.append(answer)
+            publishers.setdefault(passage.url, passage.publisher)
+            doc_ids = owners.setdefault(case.case_id, [])
+            if passage.url not in doc_ids:
+                doc_ids.append(passage.url)
+    ids = {url: f"{NAME}-doc-{n}" for n, url in enumerate(texts)}
+    documents = [
+        CorpusRecord(doc_id=ids[url], url=url, text="\n\n".join(answers), publisher=publishers[url])
+        for url, answers in texts.items()
+    ]
+    return documents, {case_id: tuple(ids[url] for url in urls) for case_id, urls in owners.items()}
+
+
+def load(
+    path: Path,
+    limit: int | None = None,
+    seed: int | None = None,
+    *,
+    split: str = ALL,
+    retrieval: str = GOLD,
+) -> EvalSet:
+    """The dev claims of ``split`` (``tune``, ``dev`` or ``all``), with gold evidence or (``retrieval``
+    ``open``) a pooled corpus of every answer of the split; ``limit`` and ``seed`` then choose claims."""
+    if split not in SPLITS:
+        raise DatasetError(f"unknown AVeriTeC split {split!r}; known: {', '.join(SPLITS)}")
+    if retrieval not in RETRIEVAL_MODES:
+        raise DatasetError(f"unknown retrieval mode {retrieval!r}; known: {', '.join(RETRIEVAL_MODES)}")
     source = locate(path, FILE)
     rows = json_document(source)
     if not isinstance(rows, list):
@@ -108,5 +185,17 @@ def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalS
                     passages=_passages(row, where),
                 )
             )
+    if split != ALL:
+        cases = [case for case in cases if half_of(case.claim) == split]
     chosen, how = select(cases, limit, seed)
-    return EvalSet(NAME, source, cases=chosen, available=len(cases), selection=how)
+    name = set_name(split, retrieval)
+    if split != ALL:
+        how = f"{how} of the {split} half" if how != "all" else f"the {split} half"
+    if retrieval == GOLD:
+        return EvalSet(name, source, cases=chosen, available=len(cases), selection=how)
+    documents, owned = pooled_documents(cases)
+    researched = [
+        ClaimCase(case.case_id, case.claim, case.gold, relevant_docs=owned.get(case.case_id, ()))
+        for case in chosen
+    ]
+    return EvalSet(name, source, cases=researched, available=len(cases), selection=how, documents=documents)

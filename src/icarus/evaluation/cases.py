@@ -20,6 +20,7 @@ __all__ = [
     "CLAIM_LABELS",
     "STANCE_LABELS",
     "ClaimCase",
+    "CorpusRecord",
     "DatasetError",
     "EvalSet",
     "Passage",
@@ -104,6 +105,17 @@ class StancePair:
     gold: Stance
 
 
+@dataclass(frozen=True)
+class CorpusRecord:
+    """One document of a corpus a loader builds from the dataset itself (AVeriTeC's pooled answers)."""
+
+    doc_id: str  # the record's id; a case's ``relevant_docs`` name these
+    url: str
+    text: str
+    publisher: str = ""
+    title: str = ""
+
+
 @dataclass
 class EvalSet:
     """What a loader read: claims to score and/or stance pairs to judge, and where they came from."""
@@ -115,6 +127,14 @@ class EvalSet:
     corpus: Path | None = None  # open retrieval over this corpus instead of gold passages
     available: int = 0  # claims (or pairs, for stance-only sets) in the file before --limit
     selection: str = "all"  # how the evaluated subset was chosen, in words
+    # Open retrieval through the check itself over these documents (indexed into a temporary corpus);
+    # each claim is researched, judged and scored by ``pipeline.check.check_claims``.
+    documents: list[CorpusRecord] = field(default_factory=list)
+
+    @property
+    def researched(self) -> bool:
+        """Whether evidence is found by research (a corpus or pooled documents), not handed over."""
+        return self.corpus is not None or bool(self.documents)
 
 
 T = TypeVar("T")

@@ -34,6 +34,9 @@ LOADERS: Mapping[str, str] = MappingProxyType(
 """Every dataset ``icarus eval`` reads, name → loader module (imported when used: the scoring stack is
 heavy, and other commands should not pay for it)."""
 
+AVERITEC_OPTIONS_SETS = ("averitec",)
+"""The sets that take ``--split`` and ``--retrieval``."""
+
 _err = Console(stderr=True)
 
 
@@ -73,6 +76,21 @@ def eval_command(
             help="Also queue the scored claims' H4 review requests in this queue file (off by default).",
         ),
     ] = None,
+    split: Annotated[
+        str,
+        typer.Option(
+            "--split",
+            help="averitec: which half of the dev claims, tune (for choosing thresholds), dev or all.",
+        ),
+    ] = "all",
+    retrieval: Annotated[
+        str,
+        typer.Option(
+            "--retrieval",
+            help="averitec: gold (the annotators' answers are the evidence) or open (every answer of the "
+            "split pooled into one corpus, each claim checked by the check's own research).",
+        ),
+    ] = "gold",
 ) -> None:
     """Score a public dataset's claims (or judge its stance pairs) and report the metrics."""
     module = LOADERS.get(name)
@@ -81,6 +99,9 @@ def eval_command(
         return
     if seed is not None and limit is None:
         _fail("--seed draws a sample, so it needs --limit")
+    options = {"split": split, "retrieval": retrieval}
+    if name not in AVERITEC_OPTIONS_SETS and (split != "all" or retrieval != "gold"):
+        _fail(f"--split and --retrieval are options of {', '.join(AVERITEC_OPTIONS_SETS)} only")
     from icarus.evaluation.cases import DatasetError, EvalSet
     from icarus.evaluation.gold_judge import GOLD_JUDGE, gold_label_judge
     from icarus.evaluation.report import console_table
@@ -93,7 +114,9 @@ def eval_command(
 
     try:
         config = load_policy(policy)
-        evalset: EvalSet = importlib.import_module(module).load(data, limit, seed)
+        loader = importlib.import_module(module).load
+        chosen = options if name in AVERITEC_OPTIONS_SETS else {}
+        evalset: EvalSet = loader(data, limit, seed, **chosen)
         if not evalset.cases and not evalset.stance_pairs:
             # Most likely the wrong file: a report of nothing would read as a result.
             raise DatasetError(f"{evalset.source}: no claims or pairs to evaluate")

@@ -100,8 +100,8 @@ class GoldLabelJudge:
 
 def gold_label_judge(evalset: EvalSet) -> GoldLabelJudge:
     """The gold-label judge for ``evalset``'s claims and stance pairs. A set whose evidence is found by
-    research (it has a corpus) has no labels for what is found: that is a ``DatasetError``."""
-    if evalset.corpus is not None and evalset.cases:
+    research (a corpus, or pooled documents) has no labels for what is found: that is a ``DatasetError``."""
+    if evalset.researched and evalset.cases:
         raise DatasetError(
             f"{GOLD_JUDGE} needs gold evidence with labels; {evalset.name} finds its evidence by research"
         )

@@ -1,12 +1,17 @@
 """Run one evaluation set: build and score a ledger per claim, judge the stance pairs, collect the numbers.
 
 Claims with gold passages are scored on those passages; a set with a corpus (SciFact) is researched through
-the local-corpus provider first, as ``icarus check`` researches on the embedded default. Everything but the
-timing is a function of (data, judge, policy): the as-of time is fixed and no clock enters a ledger.
+the local-corpus provider first, as ``icarus check`` researches on the embedded default. A set that brings
+its own documents (AVeriTeC with open retrieval) has them indexed into a temporary corpus, and each claim is
+checked by the check itself (``pipeline.check.check_claims``) with that corpus as its only search provider,
+no network, no store, and a clock that never runs out (so a slow machine cannot skip searches). Everything
+but the timing is a function of (data, judge, policy): the as-of time is fixed and no clock enters a ledger.
 """
 
 from __future__ import annotations
 
+import json
+import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -15,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from icarus.evaluation import metrics
-from icarus.evaluation.cases import ClaimCase, EvalSet, StancePair
+from icarus.evaluation.cases import ClaimCase, CorpusRecord, EvalSet, StancePair
 from icarus.evaluation.ledgers import (
     AS_OF,
     case_claim,
@@ -24,10 +29,12 @@ from icarus.evaluation.ledgers import (
     passage_item,
     snapshot_ref,
 )
+from icarus.fetching import SnapshotStore
 from icarus.judges import Judge, JudgeRequest, judge_all
+from icarus.judges.metrics import side_calls
 from icarus.judges.parallel import expect_requests
 from icarus.ledger import EvidenceItem, Ledger
-from icarus.pipeline.check import DOCUMENTS_PER_QUERY
+from icarus.pipeline.check import DOCUMENTS_PER_QUERY, CheckServices, check_claims
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
 from icarus.reputation import Registry
 from icarus.reputation.review import enqueue_from_result
@@ -62,6 +69,8 @@ class ClaimResult:
     evidence: int
     gold_document_found: bool | None = None  # open retrieval: a gold evidence document was retrieved
     blockers: tuple[str, ...] = ()  # codes of the claim's published blockers (what kept it ❔ or below high)
+    seconds: float = 0.0  # wall-clock time to research (where the set researches), judge and score it
+    own_evidence: int | None = None  # pooled open retrieval: evidence items from the claim's own documents
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,7 @@ class StanceResult:
     gold: str
     predicted: str
     failed: bool
+    confidence: float = 0.0  # the judge's stated confidence in ``predicted``
 
 
 @dataclass
@@ -96,6 +106,8 @@ class EvalReport:
         stance_gold = [s.gold for s in self.stances]
         stance_predicted = [s.predicted for s in self.stances]
         retrieval = [c.gold_document_found for c in self.claims if c.gold_document_found is not None]
+        own = [(c.own_evidence, c.evidence) for c in self.claims if c.own_evidence is not None]
+        own_items, all_items = sum(o for o, _ in own), sum(e for _, e in own)
         counted = len(self.claims) or len(self.stances)
         return {
             "dataset": self.dataset,
@@ -129,11 +141,18 @@ class EvalReport:
             if self.stances
             else None,
             "retrieval_recall": sum(retrieval) / len(retrieval) if retrieval else None,
+            "own_evidence_share": own_items / all_items if all_items else None,
+            "side_calls": side_calls(stance_gold, stance_predicted, [s.confidence for s in self.stances])
+            if self.stances
+            else None,
             "rules_fired": {code: n for code, n in fired.items() if not _is_gate(code)},
             "gates_fired": {code: n for code, n in fired.items() if _is_gate(code)},
             "judge_failures": self.judge_failures,
             "seconds": round(self.seconds, 3),
             "seconds_per_claim": round(self.seconds / counted, 4) if counted else None,
+            "claim_seconds_p50": round(statistics.median(c.seconds for c in self.claims), 4)
+            if self.claims
+            else None,
         }
 
 
@@ -200,24 +219,29 @@ def run_evaluation(
     )
     started = time.perf_counter()
     expect_requests(judge, len(evalset.cases) + len(evalset.stance_pairs))  # at least one request each
-    if evalset.corpus is not None and evalset.cases:
+    if evalset.documents and evalset.cases:
+        with tempfile.TemporaryDirectory(dir=workdir) as folder:
+            _check_cases(report, evalset, judge, policy, registry, Path(folder), tick, review_queue)
+    elif evalset.corpus is not None and evalset.cases:
         with tempfile.TemporaryDirectory(dir=workdir) as folder:
             corpus = LocalCorpus(Path(folder) / "corpus.sqlite")
             try:
                 corpus.add([evalset.corpus])
                 researcher = _Researcher(corpus, registry)
                 for case in evalset.cases:
+                    started_case = time.perf_counter()
                     items, found = researcher.items(case)
-                    _score_case(report, case, items, judge, policy, found, review_queue)
+                    _score_case(report, case, items, judge, policy, found, review_queue, started_case)
                     tick()
             finally:
                 corpus.close()
     else:
         for case in evalset.cases:
+            started_case = time.perf_counter()
             items = [
                 passage_item(p, case.claim, registry, f"ev-{index}") for index, p in enumerate(case.passages)
             ]
-            _score_case(report, case, items, judge, policy, None, review_queue)
+            _score_case(report, case, items, judge, policy, None, review_queue, started_case)
             tick()
     stances = judge_all(judge, _judge_pair, evalset.stance_pairs, tick)
     report.stances.extend(stances)
@@ -234,26 +258,14 @@ def _score_case(
     policy: PolicyConfig,
     gold_document_found: bool | None,
     review_queue: Path | None = None,
+    started: float | None = None,
 ) -> None:
     ledger, judged = case_ledger(case, items, judge)
     result = score_ledger(ledger, policy)
     if review_queue is not None:
         enqueue_from_result(result, ledger, review_queue)
-    published = result["claims"][0]
-    report.judge_failures += _failures(ledger)
-    report.claims.append(
-        ClaimResult(
-            case_id=case.case_id,
-            gold=case.gold.value,
-            predicted=str(published["label"]),
-            band=str(published["band"]),
-            confidence=_confidence(result),
-            codes=_codes(published),
-            evidence=len(items),
-            gold_document_found=gold_document_found,
-            blockers=blocker_codes(published),
-        )
-    )
+    seconds = time.perf_counter() - started if started is not None else 0.0
+    _record(report, case, ledger, result, len(items), gold_document_found, seconds)
     for passage, item in zip(case.passages, judged if case.passages else [], strict=True):
         if passage.gold_stance is None or not item.judgments:
             continue
@@ -264,8 +276,101 @@ def _score_case(
                 gold=passage.gold_stance.value,
                 predicted=answer.stance.value,
                 failed=answer.failure is not None,
+                confidence=float(answer.confidence),
             )
         )
+
+
+def _record(
+    report: EvalReport,
+    case: ClaimCase,
+    ledger: Ledger,
+    result: dict[str, Any],
+    evidence: int,
+    gold_document_found: bool | None,
+    seconds: float,
+    own_evidence: int | None = None,
+) -> None:
+    """Add the case's published label (its claim's) and what led to it to ``report``."""
+    published = result["claims"][0]
+    report.judge_failures += _failures(ledger)
+    report.claims.append(
+        ClaimResult(
+            case_id=case.case_id,
+            gold=case.gold.value,
+            predicted=str(published["label"]),
+            band=str(published["band"]),
+            confidence=_confidence(result),
+            codes=_codes(published),
+            evidence=evidence,
+            gold_document_found=gold_document_found,
+            blockers=blocker_codes(published),
+            seconds=seconds,
+            own_evidence=own_evidence,
+        )
+    )
+
+
+def _never_late() -> float:
+    """The check's clock in an evaluation: always 0, so its time budget never cuts research short."""
+    return 0.0
+
+
+def _check_cases(
+    report: EvalReport,
+    evalset: EvalSet,
+    judge: Judge,
+    policy: PolicyConfig,
+    registry: Registry,
+    folder: Path,
+    tick: Advance,
+    review_queue: Path | None,
+) -> None:
+    """Check every case of ``evalset`` as ``icarus check`` would, over a corpus of its documents only."""
+    corpus = LocalCorpus(folder / "corpus.sqlite")
+    try:
+        corpus.add([_write_documents(evalset.documents, folder / "documents.jsonl")])
+        services = CheckServices(
+            judge=judge,
+            providers=[LocalCorpusProvider(corpus)],
+            registry=registry,
+            snapshots=SnapshotStore(folder / "snapshots"),
+            policy=policy,
+            max_claims=1,
+            max_queries=MAX_QUERIES,
+            max_documents_per_claim=MAX_RESEARCH_DOCUMENTS,
+            clock=_never_late,
+        )
+        doc_of_url = {document.url: document.doc_id for document in evalset.documents}
+        for case in evalset.cases:
+            started = time.perf_counter()
+            subject, claim = case_claim(case)
+            outcome = check_claims(subject, [claim], services, AS_OF)
+            seconds = time.perf_counter() - started
+            if review_queue is not None:
+                enqueue_from_result(outcome.result, outcome.ledger, review_queue)
+            found = [doc_of_url.get(item.url, "") for item in outcome.ledger.evidence]
+            own = sum(doc_id in case.relevant_docs for doc_id in found)
+            gold_found = bool(own) if case.relevant_docs else None
+            _record(report, case, outcome.ledger, outcome.result, len(found), gold_found, seconds, own)
+            tick()
+    finally:
+        corpus.close()
+
+
+def _write_documents(documents: list[CorpusRecord], path: Path) -> Path:
+    """The documents as JSON Lines the corpus reads (``id``, ``url``, ``title``, ``text``, ``publisher``)."""
+    with path.open("w", encoding="utf-8") as out:
+        for document in documents:
+            record = {
+                "id": document.doc_id,
+                "url": document.url,
+                "title": document.title,
+                "text": document.text,
+                "publisher": document.publisher,
+            }
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    return path
 
 
 def _judge_pair(judge: Judge, pair: StancePair) -> StanceResult:
@@ -279,7 +384,13 @@ def _judge_pair(judge: Judge, pair: StancePair) -> StanceResult:
             evidence_text=pair.evidence,
         )
     )
-    return StanceResult(pair.pair_id, pair.gold.value, verdict.stance.value, verdict.failure is not None)
+    return StanceResult(
+        pair.pair_id,
+        pair.gold.value,
+        verdict.stance.value,
+        verdict.failure is not None,
+        float(verdict.confidence),
+    )
 
 
 CLAIM_PAIR_ID = "c1"

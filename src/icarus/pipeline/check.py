@@ -117,14 +117,46 @@ def run_check(
     subject = _read_images(subject, services, budget, link_notes, say)
     say("finding claims")
     claim_set = extract_claims(subject, services.max_claims)
+    return _check_claims(
+        subject, claim_set.claims, claim_set.not_assessed, services, now, say, deadline, budget, link_notes
+    )
+
+
+def check_claims(
+    subject: Subject,
+    claims: Sequence[Claim],
+    services: CheckServices,
+    now: datetime,
+    progress: Progress | None = None,
+) -> CheckOutput:
+    """``run_check`` for claims already chosen (no extraction, no image reading): research, judge, score
+    and record them as a check of ``subject`` does. The evaluation harness checks a dataset's claim this
+    way, each as one whole claim."""
+    say = progress or (lambda _message: None)
+    deadline = services.clock() + services.max_seconds
+    budget = FetchBudget(services.max_fetches, services.max_fetch_seconds)
+    return _check_claims(subject, list(claims), [], services, now, say, deadline, budget, [])
+
+
+def _check_claims(
+    subject: Subject,
+    selected: list[Claim],
+    not_assessed: list[Claim],
+    services: CheckServices,
+    now: datetime,
+    say: Progress,
+    deadline: float,
+    budget: FetchBudget,
+    link_notes: list[str],
+) -> CheckOutput:
     notes: list[ProviderNote] = []
     found: dict[str, EvidenceItem] = {}
     retrieved_for: dict[str, list[Claim]] = {}
-    per_claim_budget = max(1, services.max_queries // max(1, len(claim_set.claims)))
+    per_claim_budget = max(1, services.max_queries // max(1, len(selected)))
 
     say("reading what the post cites")
     cited = _cited_material(subject, services, now, link_notes, budget)
-    claims = [_with_self_evidence(claim, cited) for claim in claim_set.claims]
+    claims = [_with_self_evidence(claim, cited) for claim in selected]
     for cited_item in cited:
         found[cited_item.evidence_id] = cited_item
         retrieved_for[cited_item.evidence_id] = list(claims)
@@ -152,7 +184,7 @@ def run_check(
         ledger_id=_ledger_id(subject, now),
         as_of=now,
         subject=subject,
-        claims=[*claims, *claim_set.not_assessed],
+        claims=[*claims, *not_assessed],
         evidence=sorted(evidence, key=lambda item: item.evidence_id),
     )
     say("looking up registrations and retraction notices")
