@@ -48,7 +48,9 @@ def run(evalset: EvalSet) -> dict[str, Any]:
 
 
 def without_timing(summary: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in summary.items() if k not in ("seconds", "seconds_per_claim", "claim_seconds_p50")}
+    return {
+        k: v for k, v in summary.items() if k not in ("seconds", "seconds_per_claim", "claim_seconds_p50")
+    }
 
 
 @pytest.mark.parametrize(("module", "relative", "limit"), SLICES, ids=[s[1].split("/")[0] for s in SLICES])
