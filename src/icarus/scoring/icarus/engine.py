@@ -24,6 +24,7 @@ from icarus.scoring.icarus.assess import (
     unjudged_item,
     zero_validity,
 )
+from icarus.scoring.icarus.blockers import claim_blockers
 from icarus.scoring.icarus.confidence import confidence
 from icarus.scoring.icarus.config import PolicyConfig, load_policy
 from icarus.scoring.icarus.decision import decide
@@ -32,6 +33,7 @@ from icarus.scoring.icarus.gates import (
     g0_ineligibility,
     g2_unreliable_image_text,
     g3_rejected_drafts,
+    g4_retraction,
     g5_correction_window,
     g6_hold,
     g6_is_ongoing,
@@ -149,14 +151,9 @@ def _score_claim(
         )
         gates.append(GateEvent("G3", "unverifiable", detail))
         label = Label.UNVERIFIABLE
-    elif final.decision.label != anchored.decision.label:
-        detail = (
-            "evidence retracted"
-            if anchored.decision.label.decided
-            else "a label reached only by setting retracted evidence to weight 0 is not published"
-        )
-        gates.append(GateEvent("G4", "unverifiable", detail))
-        label = Label.UNVERIFIABLE
+    elif (retracted := g4_retraction(anchored.decision.label, final.decision.label)) is not None:
+        label, event = retracted
+        gates.append(event)
     for item_id, assessment in sorted(raw.assessments.items()):
         if not assessment.anchored:
             gates.append(GateEvent("G3", "dropped", f"{item_id} dropped: {assessment.anchor_problem}"))
@@ -197,6 +194,7 @@ def _score_claim(
     _claim_caveats(outcome, claim, graph, policy)
     if policy.live("H4.review_queue") and ineligible is None:
         outcome.review_requests = _review_requests(final, policy, misrepresentation)
+    outcome.blockers = claim_blockers(outcome, items, policy)
     return outcome
 
 

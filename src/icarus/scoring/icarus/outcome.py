@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from icarus.ledger import Claim
 from icarus.provenance import Cluster
@@ -14,6 +15,9 @@ from icarus.scoring.icarus.decision import Decision
 from icarus.scoring.icarus.gates import GateEvent
 from icarus.scoring.icarus.selfevidence import SelfEvidenceCheck
 from icarus.scoring.labels import Band, Label
+
+if TYPE_CHECKING:
+    from icarus.scoring.icarus.blockers import Blocker
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,3 +49,4 @@ class ClaimOutcome:
     caveats: list[str] = field(default_factory=list)
     recheck_triggers: list[str] = field(default_factory=list)
     review_requests: list[dict[str, str]] = field(default_factory=list)
+    blockers: tuple[Blocker, ...] = ()  # what kept it ❔ or below high (``blockers.claim_blockers``)

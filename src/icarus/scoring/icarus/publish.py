@@ -12,11 +12,12 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from icarus.ledger import EvidenceItem, Ledger
+from icarus.ledger import EvidenceItem, Figure, Ledger
 from icarus.provenance import ProvenanceGraph
 from icarus.scoring.canonical import canonical_json, code_hash, format_decimal, ledger_hash, sha256_hex
 from icarus.scoring.icarus.aggregate import ClusterSummary
 from icarus.scoring.icarus.assess import ItemAssessment
+from icarus.scoring.icarus.blockers import BlockerCode
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.scoring.icarus.gates import g7_violations
 from icarus.scoring.icarus.outcome import ClaimOutcome, Pass
@@ -59,16 +60,43 @@ def _reasons(outcome: ClaimOutcome) -> list[dict[str, str]]:
         reasons.append({"code": f"{gate.gate}@1", "message": gate.message})
     for name, value in outcome.confidence.penalties.items():
         reasons.append({"code": "penalty@1", "message": f"{name.replace('_', ' ')} -{_dec(value, 2)}"})
-    fired = sorted(
-        {flag for a in outcome.final.assessments.values() for flag in a.flags} | set(outcome.selfcheck.flags),
-        key=_rule_sort_key,
-    )
-    for flag in fired:
-        reasons.append({"code": f"{flag}@1", "message": "fired on this claim's evidence"})
+    for flag, message in _fired_flags(outcome):
+        reasons.append({"code": f"{flag}@1", "message": message})
     assessments = outcome.final.assessments.values()
     if assessments and all(a.inaccessible for a in assessments):
         reasons.append({"code": "H28@1", "message": "inaccessible: no evidence could be read"})
     return reasons
+
+
+def _fired_flags(outcome: ClaimOutcome) -> list[tuple[str, str]]:
+    """Each rule flagged on the claim, in rule order, with what it fired on: the evidence items (by id) whose
+    assessment carries the flag, and the claim's own figures that the subject-side checks flagged."""
+    on_items: dict[str, list[str]] = {}
+    for evidence_id, assessment in sorted(outcome.final.assessments.items()):
+        for flag in assessment.flags:
+            on_items.setdefault(flag, []).append(evidence_id)
+    on_figures: dict[str, list[str]] = {}
+    for flag, figure in outcome.selfcheck.flagged_figures:
+        on_figures.setdefault(flag, []).append(_figure_text(figure))
+    for flag in outcome.selfcheck.flags:
+        on_figures.setdefault(flag, [])
+    fired: list[tuple[str, str]] = []
+    for flag in sorted(on_items.keys() | on_figures.keys(), key=_rule_sort_key):
+        parts: list[str] = []
+        if flag in on_figures:
+            figures = list(dict.fromkeys(on_figures[flag]))
+            noun = "figure" if len(figures) == 1 else "figures"
+            parts.append(f"the claim's own {noun} " + ", ".join(figures) if figures else "the claim's own text")
+        if flag in on_items:
+            noun = "evidence item" if len(on_items[flag]) == 1 else "evidence items"
+            parts.append(f"{noun} " + ", ".join(on_items[flag]))
+        fired.append((flag, "fired on " + " and on ".join(parts)))
+    return fired
+
+
+def _figure_text(figure: Figure) -> str:
+    """A stated figure as a reader would write it, with what it measures: “12 %” (container traffic)."""
+    return f"\u201c{format_decimal(figure.value)} {figure.unit}\u201d ({figure.measure})"
 
 
 def _rule_sort_key(code: str) -> tuple[str, int]:
@@ -85,6 +113,7 @@ def _claim_result(outcome: ClaimOutcome, policy: PolicyConfig, as_of: datetime) 
         "symbol": outcome.label.symbol,
         "band": outcome.band.value,
         "reasons": _reasons(outcome),
+        "blockers": [blocker.as_json() for blocker in outcome.blockers],
         "caveats": outcome.caveats,
         "recheck": {
             "triggers": outcome.recheck_triggers,
@@ -301,6 +330,7 @@ def block_publication(result: dict[str, Any], problems: list[str]) -> dict[str, 
             "symbol": Label.UNVERIFIABLE.symbol,
             "band": Band.LOW.value,
             "reasons": [{"code": "G7@1", "message": message}],
+            "blockers": [{"code": BlockerCode.PUBLICATION_BLOCKED.value, "gate": "G7", "message": message}],
         }
         for claim in result.get("claims", [])
         if isinstance(claim, dict)
