@@ -126,7 +126,7 @@ def after_phrase(text: str, end: int, leads: frozenset[str]) -> str:
     collected: list[str] = []
     if after[:1] and after[0] in leads:
         for word in after[1:]:
-            if not word or word in _STOP or _is_verb(word) or (collected and word in _SKIP):
+            if not word or word.isdigit() or word in _STOP or _is_verb(word) or (collected and word in _SKIP):
                 break
             if word not in _SKIP:
                 collected.append(word)
