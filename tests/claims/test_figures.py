@@ -182,6 +182,27 @@ def test_each_change_takes_its_nearest_levels() -> None:
     assert arithmetic_fails(coal, TOLERANCE) and not arithmetic_fails(gas, TOLERANCE)
 
 
+def test_levels_that_follow_another_change_verb_are_that_change_s() -> None:
+    text = (
+        "Despite having their budget increased by over 40 percent since 2009 pending claims for benefits "
+        "have increased from 391,000 to 890,000 under the Obama Administration."
+    )
+    assert one(text).operands == []  # the claims' levels, not the budget's
+
+
+def test_up_or_down_before_the_levels_restates_the_change() -> None:
+    text = (
+        "Florida unemployment has dropped more than 2 percentage points, down from 12 percent to 9.9 percent."
+    )
+    figure = one(text)
+    assert (figure.derivation, figure.value, figure.operands) == (
+        Derivation.POINT_CHANGE,
+        D(-2),
+        [D(12), D("9.9")],
+    )
+    assert not arithmetic_fails(figure, TOLERANCE)  # 2.1 points: "more than 2" is within half a unit
+
+
 def test_level_pair_reads_units_and_scales() -> None:
     [match] = LEVELS.finditer("from $800 billion to $1.7 trillion")
     pair = level_pair(match)

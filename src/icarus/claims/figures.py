@@ -66,6 +66,15 @@ _FIGURE_NOUN_CHANGE = re.compile(
     rf"(?<![\w.,])(?P<n>{NUMBER}){_UNIT}[\s-]?(?P<verb>{RISE_NOUNS}|{FALL_NOUNS})\b", re.IGNORECASE
 )
 _CHANGES = (_VERB_CHANGE, _NOUN_OF_CHANGE, _FIGURE_NOUN_CHANGE)
+# A change verb or noun between a change and a "from A to B" means the levels are another change's: in
+# "increased 40 percent since 2009 ... claims have increased from 391,000 to 890,000" they are not the 40
+# percent's. A bare "up" or "down" restates the change ("dropped 2 points, down from 12% to 9.9%").
+_OTHER_CHANGE = "|".join(
+    word
+    for word in f"{RISE_VERBS}|{FALL_VERBS}|{RISE_NOUNS}|{FALL_NOUNS}".split("|")
+    if word not in ("up", "down")
+)
+_CHANGE_WORD = re.compile(rf"\b(?:{_OTHER_CHANGE})\b", re.IGNORECASE)
 _LEVEL = re.compile(rf"(?<![\w.,])(?P<n>{NUMBER}){PERCENT}", re.IGNORECASE)
 _FALLS = frozenset(FALL_VERBS.split("|")) | frozenset(FALL_NOUNS.split("|"))
 
@@ -176,6 +185,9 @@ def extract_figures(text: str, start: int, end: int) -> list[Figure]:
         for index in by_distance:
             found, pair = levels[index]
             if index in used_levels or pair is None or (points and pair.unit != "%"):
+                continue
+            between = (min(found.end(), change.end()), max(found.start(), change.start()))
+            if _CHANGE_WORD.search(text, *between):
                 continue
             operands = list(pair.operands)
             used_levels.add(index)
