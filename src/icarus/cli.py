@@ -74,10 +74,19 @@ def score(
     model: Annotated[
         str | None, typer.Option("--model", help="Any registered model name@version (see `icarus models`).")
     ] = None,
+    review_queue: Annotated[
+        Path | None,
+        typer.Option(
+            "--review-queue",
+            help="Also queue the result's H4 review requests in this queue file (off by default).",
+        ),
+    ] = None,
 ) -> None:
-    """Score a prepared evidence ledger. Reads no network and no clock."""
+    """Score a prepared evidence ledger. Reads no network and no clock (--review-queue stamps its items)."""
     if sum((as_json, as_md, as_html)) > 1:
         _fail("choose one of --json, --md and --html")
+    if review_queue is not None and model is not None and not model.startswith("icarus@"):
+        _fail("--review-queue takes the review requests of the icarus@ policies; other models make none")
     if model is not None and policy != DEFAULT_POLICY and model != policy:
         _fail("give one of --model and --policy")
     if model is not None and not model.startswith("icarus@"):
@@ -92,6 +101,15 @@ def score(
     except (LedgerError, UnknownPolicyError) as exc:
         _fail(str(exc))
         return
+    if review_queue is not None:
+        from icarus.reputation.review import enqueue_from_result
+
+        try:
+            queued = enqueue_from_result(result, evidence_ledger, review_queue)
+        except OSError as exc:
+            _fail(f"cannot write the review queue {review_queue}: {exc.strerror or exc}")
+            return
+        err.print(f"{len(queued)} estimated reputation(s) queued for review in {escape(str(review_queue))}")
     if as_json:
         sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     elif as_md:

@@ -228,7 +228,7 @@ def render_settings_reference() -> str:
         "|---|---|---|",
     ]
     for name, field in Settings.model_fields.items():
-        default = "(unset)" if field.default is None else f"`{field.default}`"
+        default = "(unset)" if field.default is None or field.default == () else f"`{field.default}`"
         lines.append(f"| `ICARUS_{name.upper()}` | {default} | {field.description} |")
     return "\n".join(lines) + "\n"
 

@@ -16,7 +16,7 @@ from icarus.fetching import SnapshotStore
 from icarus.jobs.runner import JobRunner, RunnerConfig
 from icarus.judges import create_judge
 from icarus.pipeline.check import CheckServices
-from icarus.reputation import load_registry
+from icarus.reputation import Registry, load_registry
 from icarus.research import LocalCorpus, LocalCorpusProvider, PlannedQuery, ProviderResult, SearchProvider
 from icarus.scoring.icarus.config import load_policy
 from icarus.settings import Settings
@@ -91,8 +91,9 @@ def providers(corpus_file: Path) -> Providers:
     return Providers([LocalCorpusProvider(LocalCorpus(corpus_file))])
 
 
-def make_services(tmp_path: Path, providers: Providers) -> Any:
-    registry = load_registry(EXAMPLES / "sample-corpus" / "reputation.json")
+def make_services(tmp_path: Path, providers: Providers, registry: Registry | None = None) -> Any:
+    """Services on the sample corpus; the registry is the sample's records unless one is given."""
+    registry = registry or load_registry(EXAMPLES / "sample-corpus" / "reputation.json")
     snapshots = SnapshotStore(tmp_path / "snapshots")
 
     def factory(policy: str | None) -> CheckServices:

@@ -33,6 +33,7 @@ from icarus.jobs.sweep import DeletionSweep, PostStatus
 from icarus.ledger import SubjectKind
 from icarus.reports.claimreview import claim_reviews
 from icarus.reports.redaction import redact_ledger, redact_result
+from icarus.reputation.review import pending
 from icarus.scoring.canonical import canonical_json
 from icarus.scoring.icarus.config import POLICY_FILES, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.methodology import render_methodology
@@ -381,6 +382,9 @@ def build_router(
             jobs=service.job_counts(),
             due_now=len(service.due(runner.clock())),
             last_event_id=service.last_event_id(),
+            reputation_files=[str(path) for path in settings.reputation_files],
+            review_queue=str(settings.resolved_review_queue_path),
+            review_pending=_review_pending(settings),
         )
 
     @router.post("/admin/removals", include_in_schema=False, status_code=status.HTTP_201_CREATED)
@@ -394,6 +398,14 @@ def build_router(
         return {"looked_at": report.looked_at, "hidden": report.hidden, "unknown": report.unknown}
 
     return router
+
+
+def _review_pending(settings: Settings) -> int | None:
+    """Items waiting in the H4 review queue; None when the queue cannot be read."""
+    try:
+        return len(pending(settings.resolved_review_queue_path))
+    except OSError:
+        return None
 
 
 def _entry(entry: Any, base: str) -> VersionEntry:

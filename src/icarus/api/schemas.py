@@ -158,3 +158,10 @@ class Diagnostics(BaseModel):
     jobs: dict[str, int]
     due_now: int
     last_event_id: int
+    reputation_files: list[str] = Field(
+        default_factory=list, description="ICARUS_REPUTATION_FILES: the record files checks load."
+    )
+    review_queue: str = Field(default="", description="The H4 review queue file checks fill.")
+    review_pending: int | None = Field(
+        default=None, description="Items in the review queue waiting for a person; null if unreadable."
+    )

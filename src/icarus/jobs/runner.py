@@ -34,6 +34,7 @@ from icarus.jobs.schedule import (
 )
 from icarus.ledger import CheckHistory, Ledger, PriorRun, Subject, SubjectKind
 from icarus.pipeline.check import CheckOutput, CheckServices, run_check
+from icarus.reputation.review import enqueue_from_result
 from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.settings import Settings
@@ -321,7 +322,8 @@ class JobRunner:
 
     def _after_version(self, check_id: str, version: int, now: datetime) -> None:
         stored = self.store.version(check_id, version)
-        subject = Ledger.model_validate(stored.ledger()).subject
+        ledger = Ledger.model_validate(stored.ledger())
+        subject = ledger.subject
         post_id = subject.subject_id if subject.kind is SubjectKind.X_POST else None
         self.service.set_state(check_id, RequestState.RECORDED, now, post_id=post_id)
         self.service.add_event(
@@ -339,11 +341,32 @@ class JobRunner:
             now,
         )
         self._plan_rechecks(check_id, self.store.latest(check_id).result(), now)
+        self._queue_reviews(check_id, stored.version, stored.result(), ledger)
         if stored.version > 1:
             try:
                 self.announce(check_id, stored.version, stored.result())
             except Exception:  # a failed announcement must never undo or repeat a recorded version
                 log.exception("announcing version %s of check %s failed", stored.version, check_id)
+
+    def _queue_reviews(self, check_id: str, version: int, result: dict[str, Any], ledger: Ledger) -> None:
+        """H4: queue the recorded version's review requests (estimates that could change its label) for a
+        person. The version's ledger carries the records of the registry it was scored with. Run again for
+        a version recorded before its worker stopped: a domain already pending is not queued twice. A queue
+        that cannot be written is logged; the recorded version stands."""
+        path = self.settings.resolved_review_queue_path
+        try:
+            queued = enqueue_from_result(result, ledger, path, self._now())
+        except Exception:
+            log.exception("review queue %s not written for version %s of check %s", path, version, check_id)
+            return
+        if queued:
+            log.info(
+                "check %s version %s: %d estimated reputation(s) queued for review in %s",
+                check_id,
+                version,
+                len(queued),
+                path,
+            )
 
     def _follow_up_on_x(self, check_id: str, version: int, result: dict[str, Any]) -> object:
         from icarus.xbot import follow_up_on_new_version

@@ -43,6 +43,11 @@ def run_worker(settings: Settings, threads: int) -> None:
     added = runner.repair()
     due = runner.dispatch_due()
     log.info("schedule repair: %d recheck(s) added, %d due job(s) queued", added, due)
+    log.info(
+        "reputation files: %s; review queue: %s",
+        ", ".join(map(str, settings.reputation_files)) or "none (the shipped records only)",
+        settings.resolved_review_queue_path,
+    )
     consumer = huey.create_consumer(workers=max(1, threads), worker_type="thread", periodic=True)
     try:
         consumer.run()

@@ -114,7 +114,17 @@ def run_check_command(
         _fail(str(exc))
         return
     result = outcome.result
-    queued = enqueue_from_result(result, outcome.ledger, settings.data_dir / "review-queue.jsonl", now)
+    queue = settings.resolved_review_queue_path
+    try:
+        queued = enqueue_from_result(result, outcome.ledger, queue, now)
+    except OSError as exc:  # the check stands and is printed; the reviewer's queue did not get it
+        console.print(
+            f"[yellow]warning:[/yellow] review queue {escape(str(queue))} not written: "
+            f"{escape(exc.strerror or str(exc))}",
+            soft_wrap=True,
+            highlight=False,
+        )
+        queued = []
     if queued:
         console.print(
             f"{len(queued)} estimated reputation(s) queued for review (icarus registry review list)"

@@ -26,6 +26,8 @@ def build_services(
     reputation_files: Sequence[Path] = (),
     record: bool = True,
 ) -> CheckServices:
+    """The services of one check. Its registry loads ``settings.reputation_files`` and then
+    ``reputation_files`` (``icarus check --reputation``), in that order."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     store = None
     if record:
@@ -38,7 +40,7 @@ def build_services(
     return CheckServices(
         judge=judge_from_settings(settings),
         providers=configured_providers(settings),
-        registry=default_registry(*reputation_files),
+        registry=default_registry(*settings.reputation_files, *reputation_files),
         snapshots=snapshots,
         policy=policy,
         store=store,
@@ -53,6 +55,13 @@ def build_services(
         max_fetch_seconds=settings.check_max_seconds,
         max_seconds=settings.check_max_seconds,
     )
+
+
+def check_reputation_files(settings: Settings) -> None:
+    """Read ``ICARUS_REPUTATION_FILES`` once, so that a process that will run checks (the worker, the X
+    bot) refuses to start on a file it cannot read instead of failing every check. Raises
+    ``RegistryFileError`` naming the file."""
+    default_registry(*settings.reputation_files)
 
 
 def capture_web_page(url: str, fetcher: SafeFetcher, snapshots: SnapshotStore) -> tuple[Subject, str]:

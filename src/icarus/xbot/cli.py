@@ -8,6 +8,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from icarus.reputation.registry import RegistryFileError
 from icarus.settings import Settings
 from icarus.xbot.api import XBotApiError
 from icarus.xbot.bot import PollReport
@@ -43,12 +44,18 @@ def x_bot_command(
     the newest mention, so old mentions are never answered in bulk."""
     if since_id is not None and not since_id.isdigit():
         _fail(f"--since-id must be a numeric X post id, not {since_id!r}")
+    from icarus.pipeline.services import check_reputation_files  # the check's stack, only when the bot runs
+
     settings = Settings()
     console = Console(stderr=True)
     try:
+        check_reputation_files(settings)
         bot = bot_from_settings(settings)
     except BotNotConfigured as exc:
         _fail(str(exc))
+        return
+    except RegistryFileError as exc:
+        _fail(f"ICARUS_REPUTATION_FILES: {exc}")
         return
     first_run = bot.state.since_id() is None
     if first_run and since_id is not None:

@@ -7,17 +7,21 @@ changed, and does nothing (no network) when the bot never answered about the che
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from icarus.ledger import Subject
+from icarus.reputation.review import enqueue_from_result
 from icarus.settings import Settings
 from icarus.xbot.api import XBotApi
 from icarus.xbot.bot import CheckedVersion, Checker, XBot
 from icarus.xbot.state import BotState
 
 __all__ = ["BotNotConfigured", "bot_from_settings", "follow_up_on_new_version", "pipeline_checker"]
+
+log = logging.getLogger("icarus.xbot")
 
 
 class BotNotConfigured(ValueError):
@@ -26,7 +30,9 @@ class BotNotConfigured(ValueError):
 
 def pipeline_checker(settings: Settings) -> Checker:
     """Run the full check on the configured providers and record it in the store. The services (judge,
-    providers, store) are built at the first check, so a poll with nothing new loads nothing."""
+    providers, store, the registry with ``ICARUS_REPUTATION_FILES``) are built at the first check, so a
+    poll with nothing new loads nothing. The check's H4 review requests go to the review queue; a queue
+    that cannot be written is logged, and the reply is still posted."""
     from icarus.pipeline.check import CheckServices, run_check
     from icarus.pipeline.services import build_services
 
@@ -38,6 +44,11 @@ def pipeline_checker(settings: Settings) -> Checker:
         output = run_check(subject, built[0], now)
         if output.version is None:
             raise RuntimeError("the check was not recorded (no store configured)")
+        path = settings.resolved_review_queue_path
+        try:
+            enqueue_from_result(output.result, output.ledger, path, now)
+        except Exception:
+            log.exception("review queue %s not written for check %s", path, output.version.check_id)
         return CheckedVersion(output.version.check_id, output.version.version, output.result)
 
     return check
