@@ -160,3 +160,28 @@ def test_an_excerpt_that_is_not_the_snapshot_text_is_withheld_not_quoted() -> No
     assert "FABRICATED" not in page
     assert f'<q class="excerpt">{good.excerpt.text}</q>' in page  # type: ignore[union-attr]
     assert page.count("excerpt withheld: it is not the snapshot") == 1
+
+
+def test_report_page_lists_the_blockers_of_an_unverifiable_claim() -> None:
+    led, result = scored("wire-pickups")
+    page = render_report_page(ReportPage(result=result, ledger=led.model_dump(mode="json")))
+    assert "<h4>What would settle it (blockers)</h4>" in page
+    assert "<code>independent_origins</code> 1 of 2 independent origins (support: apnews.com)" in page
+
+
+def test_report_page_lists_what_kept_a_decided_claim_below_high() -> None:
+    led, result = scored("two-independent-wires")
+    context = report_context(ReportPage(result=result, ledger=led.model_dump(mode="json")))
+    (claim_view,) = context["claims"]
+    assert [b["code"] for b in claim_view["blockers"]] == ["confidence_below_high"]
+    page = render_report_page(ReportPage(result=result, ledger=led.model_dump(mode="json")))
+    assert "<h4>What kept it below high confidence</h4>" in page
+    assert "confidence 0.691347, high needs 0.70" in page
+
+
+def test_report_page_of_a_result_without_blockers_has_no_blockers_list() -> None:
+    led, result = scored("wire-pickups")
+    for c in result["claims"]:
+        del c["blockers"]  # a version stored before results carried blockers
+    page = render_report_page(ReportPage(result=result, ledger=led.model_dump(mode="json")))
+    assert 'class="blockers"' not in page

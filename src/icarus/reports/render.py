@@ -15,6 +15,13 @@ def _label_text(label: str) -> str:
     return f"{known.symbol} {known.heading}"
 
 
+def blockers_heading(label: str) -> str:
+    """What a claim's blockers are called: what stopped a verdict (❔), or what kept the band below high."""
+    if Label(label).decided:
+        return "What kept it below high confidence"
+    return "What would settle it (blockers)"
+
+
 def render_markdown(result: dict[str, Any]) -> str:
     overall = result["overall"]
     lines = [
@@ -35,6 +42,9 @@ def render_markdown(result: dict[str, Any]) -> str:
         lines += [f"- caveat: {c}" for c in claim["caveats"]]
         if claim["recheck"]["at"]:
             lines.append(f"- rechecks at {', '.join(claim['recheck']['at'])}")
+        if claim.get("blockers"):
+            lines += ["", f"{blockers_heading(claim['label'])}:", ""]
+            lines += [f"- `{b['code']}` {b['message']}" for b in claim["blockers"]]
         lines.append("")
     if result.get("evidence"):
         lines += ["## Evidence", ""]
@@ -64,9 +74,11 @@ def render_console(result: dict[str, Any], console: Console) -> None:
     table.add_column("label")
     table.add_column("band")
     table.add_column("reasons")
+    table.add_column("blockers", overflow="fold")
     for claim in result["claims"]:
         reasons = "\n".join(f"{r['code']} {r['message']}" for r in claim["reasons"][:8])
-        table.add_row(claim["text"], _label_text(claim["label"]), claim["band"], reasons)
+        blockers = "\n".join(b["message"] for b in claim.get("blockers", []))
+        table.add_row(claim["text"], _label_text(claim["label"]), claim["band"], reasons, blockers)
     console.print(table)
     for item in result["not_assessed"]:
         console.print(f"not assessed: \u201c{item['text']}\u201d ({item['reason']})")

@@ -15,6 +15,7 @@ from markupsafe import Markup
 from pydantic import ValidationError
 
 from icarus.ledger import EvidenceItem
+from icarus.reports.render import blockers_heading
 from icarus.scoring.icarus.assess import excerpt_matches
 from icarus.web._env import environment, label_heading, label_symbol
 from icarus.web.graph import graph_from_trace, render_graph_svg
@@ -211,6 +212,8 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
                 "label": claim["label"],
                 "band": claim["band"],
                 "reasons": reasons,
+                "blockers": [{"code": b["code"], "message": b["message"]} for b in claim.get("blockers", [])],
+                "blockers_heading": blockers_heading(str(claim["label"])),
                 "caveats": claim.get("caveats", []),
                 "recheck": (claim.get("recheck") or {}).get("at", []),
                 "place": None if hidden else _place(claim_id, str(claim["text"]), page.ledger),
