@@ -65,12 +65,16 @@ def test_every_class_named_by_the_issue_has_entries() -> None:
     assert {e.source_class for e in load_manual()} == set(CLASS_BASELINE)
 
 
-def test_extra_files_win_over_manual(tmp_path: Path) -> None:
+def test_a_reviewed_record_in_an_extra_file_replaces_the_shipped_review(tmp_path: Path) -> None:
     entry = next(e for e in load_manual() if e.record.domain == "reuters.com")
     changed = entry.record.model_copy(update={"version": "2"})
     extra = tmp_path / "reg.json"
     extra.write_text(dump_entries([type(entry)(changed, entry.source_class)]))
     registry = default_registry(extra)
-    assert registry.lookup("reuters.com").record.version == "2"
+    reviewed = [
+        p for p in registry.lookup("reuters.com").sources if p.record.method is ReputationMethod.MANUAL
+    ]
+    assert [p.record.version for p in reviewed] == ["2"]  # the file's review replaced the shipped one
+    assert registry.lookup("reuters.com").field_sources["score"] == "manual reviewer:icarus-maintainer@2"
     assert registry.lookup("apnews.com").record.method is ReputationMethod.MANUAL
     assert registry.lookup("unknown-site.example").record.estimated

@@ -1,7 +1,7 @@
-"""``icarus registry``: import reputation datasets and show a domain's record.
+"""``icarus registry``: import reputation datasets, build the default registry, show a domain's record.
 
 The sub-app ``registry_app`` is mounted by ``icarus.cli``. Datasets are read from wherever the user keeps
-them; the project ships none of them.
+them; the project ships the default registry built from them, not the datasets.
 """
 
 from __future__ import annotations
@@ -17,6 +17,14 @@ from rich.markup import escape
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from icarus.ledger import ReputationMethod, RiskRating, SourceTier
+from icarus.reputation.default import (
+    build_document,
+    datasets_folder,
+    default_path,
+    render_document,
+    sources_manifest,
+)
+from icarus.reputation.entry import source_label
 from icarus.reputation.history import history_path, read_history
 from icarus.reputation.importers import (
     DEFAULT_POLICY_REF,
@@ -26,6 +34,7 @@ from icarus.reputation.importers import (
     update_registry,
     write_registry,
 )
+from icarus.reputation.manual import default_registry
 from icarus.reputation.registry import Registry, RegistryEntry, RegistryFileError, domain_of, load_registry
 from icarus.reputation.review import ReviewError, accept, default_queue_path, override, read_queue
 from icarus.scoring.icarus.config import load_policy
@@ -129,26 +138,59 @@ def explain(entry: RegistryEntry, registry: Registry) -> list[str]:
     elif record.risk_rating is RiskRating.NO_CONSENSUS:
         lines.append(f"no consensus on reliability: R at most {reputation.no_consensus}")
     elif record.risk_rating is RiskRating.GENERALLY_RELIABLE:
-        lines.append(f"generally reliable: baseline {reputation.generally_reliable}")
+        rated_by = entry.field_sources.get("risk_rating")
+        if rated_by is not None and rated_by == entry.field_sources.get("score"):
+            lines.append(f"generally reliable: baseline {reputation.generally_reliable}")
+        else:
+            lines.append("rated generally reliable; the score comes from a source that takes precedence")
     if record.on_iffy_index:
         lines.append("on the Iffy Index: excluded where the policy's Iffy rule is live (H5)")
     if entry.source_class.value in {"satire", "aggregator", "content_farm", "platform"}:
         lines.append(f"class {entry.source_class.value}: carries no corroboration weight (H6)")
     if " + " in record.produced_by:
-        lines.append("several sources name this domain: baseline by precedence, risk flags only lower it")
+        lines.append(
+            "several sources name this domain: a reviewed class, tier and score win; otherwise the baseline "
+            "by precedence; risk flags only lower it"
+        )
     return lines
+
+
+_FIELD_LABELS = (
+    ("score", "score (R)"),
+    ("tier", "tier"),
+    ("source_class", "class"),
+    ("risk_rating", "risk rating"),
+    ("on_iffy_index", "on the Iffy Index"),
+)
+
+
+def _field_value(entry: RegistryEntry, name: str) -> str:
+    record = entry.record
+    if name == "score":
+        return str(record.score)
+    if name == "tier":
+        return record.tier.value
+    if name == "source_class":
+        return entry.source_class.value
+    if name == "risk_rating":
+        return record.risk_rating.value if record.risk_rating else "none"
+    return "yes" if record.on_iffy_index else "no"
 
 
 @registry_app.command("show")
 def show_command(
     domain: Annotated[str, typer.Argument(help="A domain, host or URL.")],
     registry: Annotated[
-        list[Path] | None, typer.Option("--registry", help="Registry JSON file(s); later files win.")
+        list[Path] | None,
+        typer.Option(
+            "--registry", help="Registry JSON file(s), layered over the shipped records like --reputation."
+        ),
     ] = None,
 ) -> None:
-    """Print a domain's record, how it was produced, its version, and why it has that score."""
+    """Print the record the scorer uses for a domain (shipped manual records, the shipped default registry
+    and the given files, merged), where each field came from, its version and why it has that score."""
     try:
-        reg = load_registry(*(registry or []))
+        reg = default_registry(*(registry or []))
     except RegistryFileError as exc:
         _fail(str(exc))
         return
@@ -156,17 +198,28 @@ def show_command(
     record = entry.record
     console = _console()
     console.print(f"domain: {domain_of(domain)}")
-    console.print(f"score (R): {record.score}")
-    console.print(f"tier: {record.tier.value}   class: {entry.source_class.value}")
+    sources = entry.field_sources
+    for name, label in _FIELD_LABELS:
+        value = _field_value(entry, name)
+        origin = sources.get(name)
+        if origin is None and name in ("risk_rating", "on_iffy_index"):
+            console.print(f"{label}: {value}   (no source lists one)")
+        else:
+            console.print(f"{label}: {value}   from {escape(origin or source_label(entry))}")
+    if record.estimated:
+        console.print("on file: no -- a heuristic estimate, not a record")
+    else:
+        console.print("on file: yes")
+    if entry.note:
+        console.print(f"held by: {escape(entry.note)}")
     console.print(f"method: {record.method.value}   produced by: {escape(record.produced_by)}")
     console.print(f"version: {record.version}   recorded at: {record.recorded_at or 'not recorded'}")
-    console.print(f"risk rating: {record.risk_rating.value if record.risk_rating else 'none'}")
     for line in explain(entry, reg):
         console.print(f"why: {escape(line)}")
     for source in entry.sources:
         part = source.record
         console.print(
-            f"source: {escape(part.produced_by)}  score {part.score}  "
+            f"source: {escape(source_label(source))}  score {part.score}  tier {part.tier.value}  "
             f"risk {part.risk_rating.value if part.risk_rating else 'none'}  class {source.source_class.value}"
         )
     earlier = [old for path in registry or [] for old in read_history(path, domain_of(domain))]
@@ -177,6 +230,62 @@ def show_command(
         )
     if not earlier:
         console.print("history: no earlier versions on file")
+
+
+@registry_app.command("build")
+def build_command(
+    data: Annotated[
+        Path | None,
+        typer.Option("--data", help="The datasets folder; default $ICARUS_DATASETS or ../shared/datasets."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="File to write; default the shipped default registry.")
+    ] = None,
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; exit 1 when the file differs from a rebuild.")
+    ] = False,
+) -> None:
+    """Build the default registry from the public lists and the registration-policy rules."""
+    folder = data if data is not None else datasets_folder()
+    target = out if out is not None else default_path()
+    try:
+        document = build_document(folder)
+    except FileNotFoundError as exc:
+        _fail(str(exc))
+        return
+    except (ImportFormatError, OSError) as exc:
+        _fail(f"{folder}: {exc}")
+        return
+    text = render_document(document)
+    console = _console()
+    for source in document["sources"]:
+        console.print(
+            f"{source['produced_by']:<40} {source['records']:>6} records  {source['skipped']:>5} rows skipped"
+        )
+    console.print(f"domains: {len(document['domains'])}   rules: {len(document['rules'])}")
+    if check:
+        current = target.read_text(encoding="utf-8") if target.is_file() else None
+        if current != text:
+            Console(stderr=True).print(f"{target} is not current: run icarus registry build", soft_wrap=True)
+            raise typer.Exit(1)
+        console.print(f"current: {target}")
+        return
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot write {target}: {exc.strerror or exc}")
+    console.print(f"written: {target} ({len(text.encode()):,} bytes)")
+
+
+@registry_app.command("sources")
+def sources_command() -> None:
+    """List the reputation sources the default registry is built from: version, licence, records."""
+    console = _console()
+    for source in sources_manifest():
+        console.print(f"{source.name}@{source.version}  {escape(source.title)}")
+        console.print(f"  origin: {escape(source.origin)}")
+        console.print(f"  licence: {escape(source.licence)}")
+        console.print(f"  records: {source.records}   gives: {escape(source.gives)}")
 
 
 review_app = typer.Typer(

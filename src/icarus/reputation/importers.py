@@ -18,20 +18,20 @@ Values come from the policy's ``reputation`` section, never from this module:
 - ``misinfo-list`` (AVeriTeC): ``RiskRating.GENERALLY_UNRELIABLE`` at the cap.
 - ``iffy`` (Iffy-style list, same shape as misinfo-list): ``on_iffy_index`` and the same rating and cap,
   so the cap holds even where the policy's Iffy exclusion (H5.iffy) is not live.
+- ``dotgov`` (the CISA .gov registry): class and tier ``primary_official``; federal, state and tribal bodies at
+  ``primary_official``, local ones at ``generally_reliable`` (:func:`import_dotgov`).
+- ``universities`` (world universities list): class and tier ``scholarly`` at ``no_consensus``.
+
+A perennial-sources row lists pages about a source on other sites beside its own domains (a catalogue
+search, a YouTube channel, a Wikidata item); a URL with a query, a fragment or two or more path segments is
+skipped with that reason, so those hosts are not rated for someone else's source.
 
 Domains are normalised to the registered domain (the key :meth:`Registry.lookup` uses). A subdomain of a
 shared host (``x.wordpress.com``) keeps its full name: folding it would mark the whole host.
 
-Merge rule (:func:`merge_entries`), when several datasets name one domain:
-
-1. The *baseline* score comes from the highest-precedence entry without a risk flag (manual review, then
-   ``perennial``, ``ifcn``, ``lin2023``, ``opensources``, ``misinfo-list``, ``iffy``); class and record
-   metadata from the highest-precedence entry; a tier other than ``other`` from the highest-precedence entry
-   that has one.
-2. Risk flags win over baselines: the worst risk rating of any entry is kept, ``on_iffy_index`` if any entry
-   has it, a ``satire`` class if any entry says so, and the score is the *minimum* of the baseline and the
-   score of every entry that carries a flag (no consensus, generally unreliable, deprecated, Iffy).
-3. Nothing raises a score above the baseline: no badge, follower count or engagement figure is read at all.
+Several datasets naming one domain are merged by :func:`icarus.reputation.merge.merge_entries` (re-exported
+here): a per-field precedence in which risk flags win over baselines and can only lower a score, and nothing
+raises a score above the baseline (no badge, follower count or engagement figure is read at all).
 """
 
 from __future__ import annotations
@@ -54,8 +54,10 @@ from urllib.parse import urlsplit
 
 from icarus.jsonlines import json_error_reason
 from icarus.ledger import ReputationMethod, ReputationRecord, RiskRating, SourceClass, SourceTier
+from icarus.reputation.entry import RegistryEntry, source_name
 from icarus.reputation.history import append_history, history_path
-from icarus.reputation.registry import RegistryEntry, dump_entries, registry_key
+from icarus.reputation.merge import PRECEDENCE, RISK_ORDER, is_flag, merge_entries
+from icarus.reputation.registry import dump_entries, registry_key
 from icarus.scoring.icarus.config import ReputationBaseline, load_policy
 
 __all__ = [
@@ -67,6 +69,7 @@ __all__ = [
     "RegistryUpdate",
     "Skipped",
     "cut_back",
+    "import_dotgov",
     "import_file",
     "import_ifcn",
     "import_iffy",
@@ -74,6 +77,7 @@ __all__ = [
     "import_misinfo_list",
     "import_opensources",
     "import_perennial",
+    "import_universities",
     "merge_entries",
     "merge_registries",
     "normalise_domain",
@@ -82,18 +86,11 @@ __all__ = [
 ]
 
 DEFAULT_POLICY_REF = "icarus@1.1"
-PRECEDENCE = ("manual", "perennial", "ifcn", "lin2023", "opensources", "misinfo-list", "iffy")
-KINDS = PRECEDENCE[1:]
+KINDS = ("lin2023", "perennial", "ifcn", "opensources", "misinfo-list", "iffy", "dotgov", "universities")
 
 _HOST_CHARS = re.compile(r"^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$")
 _FILE_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})")
-_RISK_ORDER = {
-    None: 0,
-    RiskRating.GENERALLY_RELIABLE: 0,
-    RiskRating.NO_CONSENSUS: 1,
-    RiskRating.GENERALLY_UNRELIABLE: 2,
-    RiskRating.DEPRECATED: 3,
-}
+_RISK_ORDER = RISK_ORDER
 
 
 class ImportFormatError(ValueError):
@@ -171,6 +168,7 @@ class _Builder:
         source_class: SourceClass = SourceClass.NEWS,
         risk: RiskRating | None = None,
         iffy: bool = False,
+        note: str | None = None,
     ) -> None:
         if not isinstance(raw_domain, str):
             self.skip(row, "domain is not text", raw_domain)
@@ -191,12 +189,12 @@ class _Builder:
             risk_rating=risk,
             on_iffy_index=iffy,
         )
-        entry = RegistryEntry(record, source_class)
+        entry = RegistryEntry(record, source_class, note=note)
         exact = _host_of(raw_domain) == domain
         earlier = self._by_domain.get(domain)
         if earlier is not None:
             self.skip(row, "duplicate domain (merged with an earlier row)", raw_domain)
-            if _is_flag(earlier.record) or _is_flag(record) or source_class is SourceClass.SATIRE:
+            if is_flag(earlier.record) or is_flag(record) or source_class is SourceClass.SATIRE:
                 entry = _merge_same_source(earlier, entry)
             elif not exact or domain in self._exact:
                 # Baseline rows: the row for the registered domain itself beats a folded subdomain row.
@@ -291,8 +289,26 @@ def import_perennial(
             continue
         rating = max(known, key=lambda r: _RISK_ORDER[r])
         for url in urls:
+            if isinstance(url, str) and _names_a_page_elsewhere(url):
+                b.skip(row_no, _PAGE_ELSEWHERE, url)
+                continue
             b.add(row_no, url, _perennial_score(rating, values), risk=rating)
     return b.finish()
+
+
+_PAGE_ELSEWHERE = (
+    "a page on another site (catalogue entry, platform channel, Wikidata item), not the source's domain"
+)
+
+
+def _names_a_page_elsewhere(url: str) -> bool:
+    """The list's ``urls`` column mixes a source's own domains with pages about it elsewhere: a library
+    catalogue search, a YouTube channel, a Wikidata item, a Wikipedia edit link. Those carry a query, a
+    fragment or a path of two or more segments; a source's own address has at most one (``/en``, ``/go``)."""
+    text = url.strip().lower()
+    parts = urlsplit(text if "://" in text else f"//{text}")
+    segments = [segment for segment in parts.path.split("/") if segment]
+    return bool(parts.query or parts.fragment or len(segments) >= 2)
 
 
 def import_ifcn(
@@ -386,6 +402,75 @@ def import_iffy(
     return _import_list("iffy", path, reputation, recorded_at, iffy=True)
 
 
+_DOTGOV_NATIONAL = ("federal", "state or territory", "tribal")
+
+
+def import_dotgov(
+    path: Path, reputation: ReputationBaseline | None = None, recorded_at: datetime | None = None
+) -> ImportResult:
+    """The .gov registry (CISA ``current-full.csv``: ``Domain name, Domain type, Organization name``): every
+    domain is held by a verified US government body, so class and tier ``primary_official``. Federal, state
+    or territory and tribal governments take the ``primary_official`` baseline; city, county, special and
+    school districts, interstate bodies (and their election offices) the ``generally_reliable`` one: official
+    for their own acts, without a national statistical office's review. The owner is kept as the note."""
+    values = _values(reputation)
+    b = _Builder("dotgov", path, recorded_at)
+    for row_no, row in enumerate(_csv_rows(b.text, ("Domain name", "Domain type")), start=2):
+        kind = (row.get("Domain type") or "").strip()
+        if not kind:
+            b.skip(row_no, "no domain type", row.get("Domain name"))
+            continue
+        national = kind.lower().startswith(_DOTGOV_NATIONAL)
+        owner = (row.get("Organization name") or "").strip()
+        b.add(
+            row_no,
+            row.get("Domain name"),
+            values.primary_official if national else values.generally_reliable,
+            tier=SourceTier.PRIMARY_OFFICIAL,
+            source_class=SourceClass.PRIMARY_OFFICIAL,
+            note=f"{owner} ({kind})" if owner else kind,
+        )
+    return b.finish()
+
+
+def import_universities(
+    path: Path, reputation: ReputationBaseline | None = None, recorded_at: datetime | None = None
+) -> ImportResult:
+    """The world universities list (Hipo ``world_universities_and_domains.json``: ``name, domains[],
+    country``): class and tier ``scholarly`` at the ``no_consensus`` baseline. The list says who holds a
+    domain, not the standing of everything hosted there (student pages, personal pages, clubs), so it earns
+    the middle baseline the project also gives preprint servers; a rating of the domain itself (Lin et al.)
+    takes precedence for the score."""
+    values = _values(reputation)
+    b = _Builder("universities", path, recorded_at)
+    try:
+        items = json.loads(b.text)
+    except RecursionError as exc:
+        raise ImportFormatError("not JSON: nested too deeply") from exc
+    except ValueError as exc:
+        raise ImportFormatError(f"not JSON: {json_error_reason(exc)}") from exc
+    if not isinstance(items, list):
+        raise ImportFormatError("expected a JSON list of universities")
+    for n, item in enumerate(items, start=1):
+        domains = item.get("domains") if isinstance(item, dict) else None
+        if not isinstance(domains, list) or not domains:
+            b.skip(n, "entry has no domains", item)
+            continue
+        name = str(item.get("name") or "").strip()
+        country = str(item.get("country") or "").strip()
+        note = f"{name} ({country})" if country else name
+        for domain in domains:
+            b.add(
+                n,
+                domain,
+                values.no_consensus,
+                tier=SourceTier.SCHOLARLY,
+                source_class=SourceClass.SCHOLARLY,
+                note=note or None,
+            )
+    return b.finish()
+
+
 Importer = Callable[[Path, ReputationBaseline | None, datetime | None], ImportResult]
 IMPORTERS: dict[str, Importer] = {
     "lin2023": import_lin2023,
@@ -394,6 +479,8 @@ IMPORTERS: dict[str, Importer] = {
     "opensources": import_opensources,
     "misinfo-list": import_misinfo_list,
     "iffy": import_iffy,
+    "dotgov": import_dotgov,
+    "universities": import_universities,
 }
 
 
@@ -408,59 +495,6 @@ def import_file(
         return importer(path, reputation, recorded_at)
     except csv.Error as exc:  # e.g. a field over csv's field size limit
         raise ImportFormatError(f"not readable as CSV: {exc}") from exc
-
-
-def _source_of(entry: RegistryEntry) -> str:
-    if entry.record.method is ReputationMethod.MANUAL:
-        return "manual"
-    return entry.record.produced_by.split("@", 1)[0]
-
-
-def _rank(entry: RegistryEntry) -> int:
-    source = _source_of(entry)
-    return PRECEDENCE.index(source) if source in PRECEDENCE else len(PRECEDENCE)
-
-
-def _is_flag(record: ReputationRecord) -> bool:
-    return record.on_iffy_index or _RISK_ORDER[record.risk_rating] > 0
-
-
-def merge_entries(entries: Iterable[RegistryEntry]) -> RegistryEntry:
-    """Combine the entries several sources hold for one domain by the documented precedence (module doc).
-
-    An entry that is itself a merge contributes its own sources, so merging again never counts one twice.
-    """
-    ranked = sorted((part for e in entries for part in (e.sources or (e,))), key=_rank)
-    if not ranked:
-        raise ValueError("nothing to merge")
-    if len(ranked) == 1:
-        return ranked[0]
-    base = ranked[0]
-    # A flagged entry's score is a ceiling, never a baseline: the baseline is the first unflagged entry.
-    baseline = next((e for e in ranked if not _is_flag(e.record)), base)
-    score = min([baseline.record.score, *(e.record.score for e in ranked if _is_flag(e.record))])
-    worst = max(ranked, key=lambda e: _RISK_ORDER[e.record.risk_rating]).record.risk_rating
-    risk = worst if _RISK_ORDER[worst] > 0 else base.record.risk_rating
-    tier = next((e.record.tier for e in ranked if e.record.tier is not SourceTier.OTHER), SourceTier.OTHER)
-    classes = [e.source_class for e in ranked]
-    source_class = SourceClass.SATIRE if SourceClass.SATIRE in classes else base.source_class
-    if source_class is SourceClass.NEWS:
-        source_class = next((c for c in classes if c is not SourceClass.NEWS), SourceClass.NEWS)
-    produced_by = " + ".join(e.record.produced_by for e in ranked)
-    version = hashlib.sha256(
-        "|".join(f"{e.record.produced_by}:{e.record.version}" for e in ranked).encode()
-    ).hexdigest()[:12]
-    record = base.record.model_copy(
-        update={
-            "score": score,
-            "tier": tier,
-            "risk_rating": risk,
-            "on_iffy_index": any(e.record.on_iffy_index for e in ranked),
-            "produced_by": produced_by,
-            "version": version,
-        }
-    )
-    return replace(base, record=record, source_class=source_class, sources=tuple(ranked))
 
 
 def merge_registries(*groups: Iterable[RegistryEntry]) -> list[RegistryEntry]:
@@ -488,7 +522,7 @@ def _content(entry: RegistryEntry) -> tuple[object, ...]:
     # What a record says, apart from when it was recorded, its version label and which release of each
     # dataset said it: a new release that says the same thing is not a new version of the record.
     said = entry.record.model_dump(mode="json", exclude={"recorded_at", "version", "produced_by"})
-    datasets = sorted(_source_of(part) for part in (entry.sources or (entry,)))
+    datasets = sorted(source_name(part) for part in (entry.sources or (entry,)))
     return (said, datasets, entry.source_class)
 
 
@@ -529,15 +563,15 @@ def update_registry(
             current[domain] = entry
             added += 1
             continue
-        dataset = _source_of(entry)
+        dataset = source_name(entry)
         parts = before.sources or (before,)
-        kept = [part for part in parts if _source_of(part) != dataset]
+        kept = [part for part in parts if source_name(part) != dataset]
         # The same row imported again keeps its original part, recording time included.
-        own = next((p for p in parts if _source_of(p) == dataset and _same_row(p, entry)), entry)
+        own = next((p for p in parts if source_name(p) == dataset and _same_row(p, entry)), entry)
         after = merge_entries([*kept, own])
         if _content(after) == _content(before):
             # The record says the same: it keeps its version, though a part behind it may be newer.
-            current[domain] = replace(before, sources=after.sources)
+            current[domain] = replace(before, sources=after.sources, provenance=after.provenance)
             continue
         taken = history.get(domain, set()) | {before.record.version}
         if after.record.version in taken:

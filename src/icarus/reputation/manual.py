@@ -10,15 +10,32 @@ platform, H6) carry a score only for display: their class, not their score, keep
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from icarus.ledger import ReputationRecord, SourceClass, SourceTier
-from icarus.reputation.registry import Registry, RegistryEntry, RegistryFileError, load_registry
+from icarus.reputation.default import shipped_default as load_shipped_default
+from icarus.reputation.registry import (
+    Registry,
+    RegistryEntry,
+    RegistryFileError,
+    SuffixRule,
+    file_layer,
+    layered_registry,
+)
 
-__all__ = ["CLASS_BASELINE", "CLASS_TIER", "MANUAL_RESOURCE", "default_registry", "load_manual"]
+__all__ = [
+    "CLASS_BASELINE",
+    "CLASS_TIER",
+    "MANUAL_RESOURCE",
+    "default_registry",
+    "load_manual",
+    "manual_layer",
+]
 
 MANUAL_RESOURCE = "data/manual.json"
 
@@ -63,8 +80,22 @@ def load_manual() -> list[RegistryEntry]:
         raise RegistryFileError(f"shipped manual records: {exc}") from exc
 
 
-def default_registry(*extra_files: Path) -> Registry:
-    """The shipped manual records, then each extra registry file in order (later files win per domain)."""
-    entries = {e.record.domain: e for e in load_manual()}
-    entries.update(load_registry(*extra_files).entries)
-    return Registry(entries)
+@lru_cache(maxsize=1)
+def manual_layer() -> dict[str, RegistryEntry]:
+    """The shipped manual records by domain, read once per process."""
+    return {e.record.domain: e for e in load_manual()}
+
+
+def default_registry(*extra_files: Path, shipped_default: bool = True) -> Registry:
+    """The registry every scoring path uses: the shipped manual records, the shipped default registry (its
+    records and suffix rules; left out with ``shipped_default=False``), then each extra registry file in
+    order, merged per field by :mod:`icarus.reputation.merge` (a reviewed class and tier win; imports fill
+    in; a risk flag only lowers)."""
+    layers: list[Mapping[str, RegistryEntry]] = [manual_layer()]
+    rules: tuple[SuffixRule, ...] = ()
+    if shipped_default:
+        default = load_shipped_default()
+        layers.append(default.layer)
+        rules = default.rules
+    layers.extend(file_layer(path) for path in extra_files)
+    return layered_registry(layers, rules)
