@@ -73,7 +73,7 @@ def test_offline_judges_compare_on_the_same_pairs(tmp_path: Path) -> None:
     ("extra", "message"),
     [
         (["--judge", "offline-lexical@9"], "no judge named"),
-        (["--set", "averitec"], "no stance set named"),
+        (["--set", "liar"], "no stance set named"),
         (["--judge", "openai-compatible@1"], "ICARUS_LLM_MODEL"),
     ],
 )

@@ -58,7 +58,7 @@ def test_a_split_never_shares_a_claim_with_another(tmp_path: Path) -> None:
 
 def test_unknown_set_and_missing_files_are_clear_errors(tmp_path: Path) -> None:
     with pytest.raises(StanceSetError, match="known: "):
-        load_pairs("averitec", tmp_path)
+        load_pairs("liar", tmp_path)
     with pytest.raises(StanceSetError, match=r"climate-fever\.jsonl"):
         load_pairs("climate-fever", tmp_path)
 

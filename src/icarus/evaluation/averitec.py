@@ -89,7 +89,8 @@ def answer_text(question: str, answer: dict[str, Any]) -> tuple[str, int]:
     return f"{question} {quoted}", len(question) + 1
 
 
-def _passages(row: dict[str, Any], where: str) -> tuple[Passage, ...]:
+def answer_passages(row: dict[str, Any], where: str) -> tuple[Passage, ...]:
+    """Every answer of a claim row that cites a web source, as a gold passage (module docstring)."""
     passages: list[Passage] = []
     for q_index, question in enumerate(row.get("questions") or []):
         for a_index, answer in enumerate(question.get("answers") or []):
@@ -182,7 +183,7 @@ def load(
                     case_id=str(index),
                     claim=str(field(row, "claim", where)),
                     gold=CLAIM_LABELS[label],
-                    passages=_passages(row, where),
+                    passages=answer_passages(row, where),
                 )
             )
     if split != ALL:

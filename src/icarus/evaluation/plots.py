@@ -17,6 +17,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 
+from icarus.judges.sidecalls import write_side_calls_plot
+
 __all__ = ["write_plots"]
 
 _DPI = 100
@@ -97,6 +99,26 @@ def _firing(summary: Mapping[str, Any], title: str, path: Path) -> Path:
     return _save(figure, path)
 
 
+def _blockers(summary: Mapping[str, Any], title: str, path: Path) -> Path:
+    groups: Mapping[str, Mapping[str, Any]] = summary["blockers"]
+    codes = list(dict.fromkeys(code for group in groups.values() for code in group["codes"]))
+    figure, axes = plt.subplots(figsize=(7, 0.45 * max(len(codes), 3) + 1.4))
+    height = 0.4
+    for offset, (group, colour) in enumerate(zip(groups, ("#868e96", "#f59f00"), strict=False)):
+        counts = [groups[group]["codes"].get(code, 0) for code in codes]
+        positions = [len(codes) - 1 - i + (0.5 - offset) * height for i in range(len(codes))]
+        label = f"{group.replace('_', ' ')} (of {groups[group]['claims']})"
+        axes.barh(positions, counts, height=height, color=colour, label=label)
+    axes.set_yticks(range(len(codes)), codes[::-1])
+    axes.set_xlabel("claims on which the blocker was listed")
+    axes.set_title(f"{title}: blockers")
+    if codes:
+        axes.legend(loc="lower right", fontsize=8)
+    else:
+        axes.text(0.5, 0.5, "no claim held back", ha="center", va="center", transform=axes.transAxes)
+    return _save(figure, path)
+
+
 def write_plots(summary: Mapping[str, Any], folder: Path) -> list[Path]:
     """Write the set's PNGs into ``folder`` as ``NAME-*.png``; returns their paths."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -107,6 +129,16 @@ def write_plots(summary: Mapping[str, Any], folder: Path) -> list[Path]:
         written.append(_confusion(summary["confusion"], title, folder / f"{name}-confusion.png"))
         written.append(_reliability(summary, title, folder / f"{name}-reliability.png"))
         written.append(_firing(summary, name, folder / f"{name}-rules.png"))
+        if summary.get("blockers"):
+            written.append(_blockers(summary, name, folder / f"{name}-blockers.png"))
+    if summary.get("side_calls"):
+        written.append(
+            write_side_calls_plot(
+                {str(summary["judge"]): summary["side_calls"]},
+                folder / f"{name}-side-calls.png",
+                f"{name} side calls · {summary['judge']} · {summary['stance_n']} pairs",
+            )
+        )
     if summary["stance_confusion"]:
         written.append(
             _confusion(

@@ -8,6 +8,9 @@ from typing import Any
 
 from rich.table import Table
 
+from icarus.evaluation.blockers import blockers_markdown
+from icarus.judges.sidecalls import side_calls_markdown
+
 __all__ = ["HEADLINE", "console_table", "markdown", "percent"]
 
 HEADLINE = (
@@ -19,7 +22,9 @@ HEADLINE = (
     ("unverifiable_rate", "❔ rate"),
     ("stance_macro_f1", "stance macro-F1"),
     ("retrieval_recall", "retrieval recall"),
+    ("own_evidence_share", "own evidence share"),
     ("seconds_per_claim", "s / claim"),
+    ("claim_seconds_p50", "s / claim (p50)"),
 )
 
 
@@ -36,7 +41,7 @@ def console_table(summary: Mapping[str, Any]) -> Table:
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, title in HEADLINE:
-        table.add_row(title, percent(summary[key]))
+        table.add_row(title, percent(summary.get(key)))
     table.add_row("judge", str(summary["judge"]))
     table.add_row("policy", str(summary["policy"]))
     return table
@@ -61,7 +66,7 @@ def markdown(summary: Mapping[str, Any], plots: Sequence[Path]) -> str:
         "",
         "| metric | value |",
         "|---|---|",
-        *[f"| {title} | {percent(summary[key])} |" for key, title in HEADLINE],
+        *[f"| {title} | {percent(summary.get(key))} |" for key, title in HEADLINE],
         f"| judge failures | {summary['judge_failures']} |",
         "",
     ]
@@ -76,7 +81,11 @@ def markdown(summary: Mapping[str, Any], plots: Sequence[Path]) -> str:
             )
         lines += ["", f"Rules fired: {_counts(summary['rules_fired'])}.", ""]
         lines += [f"Gates fired: {_counts(summary['gates_fired'])}.", ""]
+    if summary.get("blockers"):
+        lines += ["## Blockers", "", *blockers_markdown(summary["blockers"]), ""]
     if summary["stance_confusion"]:
         lines += [f"## Stance ({summary['stance_n']} pairs)", "", *_matrix(summary["stance_confusion"]), ""]
+    if summary.get("side_calls"):
+        lines += ["## Side calls by confidence", "", *side_calls_markdown(summary["side_calls"]), ""]
     lines += [f"![{path.stem}]({path.name})" for path in plots]
     return "\n".join(lines).rstrip() + "\n"

@@ -1,7 +1,8 @@
 """``icarus judge eval``: measure registered judges side by side on the labelled stance sets.
 
 Every judge sees the same pairs (same sets, same split) in the same run. ``--out`` writes the numbers as
-JSON, a Markdown comparison table and a reliability plot (PNG).
+JSON, a Markdown comparison table, a reliability plot (PNG), and per set the side calls by confidence
+(a Markdown table per judge, a plot with every judge: ``side-calls-SET.png``).
 """
 
 from __future__ import annotations
@@ -19,10 +20,18 @@ from rich.table import Table
 
 from icarus.judges.evaluate import JudgeReport, evaluate
 from icarus.judges.registry import DEFAULT_OFFLINE_JUDGE, JudgeConfigError, create_judge
-from icarus.judges.stancesets import READERS, Split, StanceSetError, load_pairs, load_pairs_file
+from icarus.judges.sidecalls import side_calls_markdown, write_side_calls_plot
+from icarus.judges.stancesets import (
+    HELD_OUT_READERS,
+    READERS,
+    Split,
+    StanceSetError,
+    load_pairs,
+    load_pairs_file,
+)
 from icarus.settings import Settings
 
-__all__ = ["comparison_markdown", "judge_app", "write_reliability_plot"]
+__all__ = ["comparison_markdown", "judge_app", "write_reliability_plot", "write_side_call_plots"]
 
 judge_app = typer.Typer(help="Measure stance judges on labelled public data.", no_args_is_help=True)
 
@@ -70,7 +79,24 @@ def comparison_markdown(reports: list[JudgeReport], split: str) -> str:
             f"| `{report.judge}` | {report.pairs_per_second:.0f} | {'–' if over is None else f'{over:.3f}'} | "
             f"{wice_text} | {detection} | {false_rate} |"
         )
-    return "\n".join(lines) + "\n"
+    lines += ["", "## Side calls by confidence", ""]
+    for report in reports:
+        for name, scores in report.sets.items():
+            lines += [f"### `{report.judge}` on {name} ({split}, {scores['n']} pairs)", ""]
+            lines += [*side_calls_markdown(scores["side_calls"]), ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_side_call_plots(reports: list[JudgeReport], folder: Path) -> list[Path]:
+    """One ``side-calls-SET.png`` per set: precision and recall by confidence floor, one colour per judge."""
+    names = list(dict.fromkeys(name for report in reports for name in report.sets))
+    written = []
+    for name in names:
+        tables = {r.judge: r.sets[name]["side_calls"] for r in reports if name in r.sets}
+        written.append(
+            write_side_calls_plot(tables, folder / f"side-calls-{name}.png", f"side calls: {name}")
+        )
+    return written
 
 
 def write_reliability_plot(reports: list[JudgeReport], path: Path) -> Path:
@@ -135,7 +161,10 @@ def eval_judges(
     stance_set: Annotated[
         list[str] | None,
         typer.Option(
-            "--set", help=f"Stance set (repeatable): {', '.join(READERS)}. Default: climate-fever, scifact."
+            "--set",
+            help=f"Stance set (repeatable): {', '.join(READERS)}; held out from training: "
+            f"{', '.join(HELD_OUT_READERS)} (validation = its tune half, test = its dev half). "
+            "Default: climate-fever, scifact.",
         ),
     ] = None,
     pairs_file: Annotated[
@@ -151,7 +180,11 @@ def eval_judges(
         int | None, typer.Option("--limit", min=1, help="Only the first N pairs of each set.")
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Also write judges.json, judges.md and reliability.png here.")
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Also write judges.json, judges.md, reliability.png and side-calls-SET.png here.",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the numbers as one JSON object.")] = False,
 ) -> None:
@@ -193,6 +226,7 @@ def eval_judges(
             (out / "judges.json").write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
             (out / "judges.md").write_text(comparison_markdown(reports, split.value), encoding="utf-8")
             write_reliability_plot(reports, out / "reliability.png")
+            write_side_call_plots(reports, out)
         except OSError as exc:
             _fail(f"cannot write to {out}: {exc.strerror or exc}")
     if as_json:

@@ -6,6 +6,8 @@ excerpt), so the offline judges and an LLM behind an OpenAI-compatible endpoint 
 * Stance: macro-F1 over the labels the set uses, accuracy, per-label F1, the confusion table.
 * Calibration: the verdict's confidence against whether its stance was right: expected calibration error
   and the reliability table (``calibration.reliability``).
+* Side calls: for support and refute separately, the calls made, their precision and their recall at each
+  confidence floor (``metrics.side_calls``): what a policy that reads low-confidence calls as neutral gets.
 * Inference hops, two checks the labels allow. (1) On pairs labelled support or refute the passage does
   bear on the claim, so a count over the policy's limit (``max_hops``) throws out good evidence: the share
   of such pairs over the limit should be small. (2) On WiCE, a claim against the sentences that fully
@@ -23,11 +25,12 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from icarus.judges import text as tx
 from icarus.judges.calibration import expected_calibration_error, reliability
-from icarus.judges.metrics import accuracy, confusion, f1_by_label, macro_f1
+from icarus.judges.metrics import accuracy, confusion, f1_by_label, macro_f1, side_calls
 from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.judges.stancesets import LabelledPair
@@ -50,6 +53,11 @@ class JudgedPair:
     hops: int
     mismatched: tuple[str, ...]
     failed: bool
+
+    @property
+    def decimal_confidence(self) -> Decimal:
+        """The stated confidence as the verdict gave it, in hundredths."""
+        return Decimal(repr(self.confidence))
 
 
 def judge_pairs(
@@ -119,6 +127,7 @@ def _stance_scores(judged: Sequence[JudgedPair]) -> dict[str, Any]:
         "mean_confidence": round(sum(confidences) / len(confidences), 4) if judged else None,
         "failures": sum(j.failed for j in judged),
         "confusion": confusion(gold, predicted),
+        "side_calls": side_calls(gold, predicted, [j.decimal_confidence for j in judged]),
     }
 
 

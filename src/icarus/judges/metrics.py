@@ -60,7 +60,7 @@ def confusion(gold: Sequence[str], predicted: Sequence[str]) -> dict[str, dict[s
 SIDES = ("support", "refute")
 SIDE_CALL_THRESHOLDS: tuple[Decimal, ...] = (
     Decimal("0.00"),
-    *(Decimal(n) / 100 for n in range(50, 100, 5)),
+    *(Decimal(f"0.{n}") for n in range(50, 100, 5)),
 )
 """The confidence floors a side-call table has rows for: every call (0.00), then 0.50, 0.55, … 0.95."""
 

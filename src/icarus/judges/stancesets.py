@@ -21,12 +21,29 @@ Splits are by claim (or by story, where several claims share one source), from a
 and the group key, so a claim never has pairs on both sides and the split never depends on file order:
 ``SPLIT_BUCKETS`` sends 70 % to train, 15 % to validation (model selection and calibration) and 15 % to
 test (the numbers reported).
+
+Held-out sets (``HELD_OUT_READERS``) are sets no shipped judge was trained on; training reads ``READERS``
+only. They have no train split: their validation split chooses thresholds, their test split measures them.
+
+* ``averitec``: each dev claim's answers (the answer only, never the annotator's question), each labelled
+  with its claim's side as the gold-label judge reads it (``evaluation.gold_judge.CLAIM_SIDE``): Supported →
+  support, Refuted → refute, Not Enough Evidence → neutral; claims with conflicting evidence are left out,
+  since their label says nothing of any one answer. The label is the claim's, not the answer's: an answer
+  of a refuted claim that only gives background is labelled refute, so recall here is a floor. The
+  validation split is the ``tune`` half of ``evaluation.averitec.half_of``, the test split the ``dev``
+  half, so thresholds chosen here are measured on the claims ``icarus eval averitec --split dev`` scores.
+
+FEVER (``fever/paper_dev.jsonl``) and HoVer (``hover/hover_dev_release_v1.1.json``) would be held-out sets
+too, but their evidence is given as Wikipedia page titles and sentence numbers only; the sentences
+themselves (the FEVER and HotpotQA Wikipedia dumps) are not in the datasets folder, so there is no passage
+to judge.
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
+import json
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -42,6 +59,8 @@ __all__ = [
     "DATASET_FILES",
     "FNC_SENTENCES",
     "FNC_UNRELATED_KEEP",
+    "HELD_OUT_FILES",
+    "HELD_OUT_READERS",
     "PAIRS_FILE_MAX_BYTES",
     "READERS",
     "SCIFACT_NEUTRAL_PER_CLAIM",
@@ -101,7 +120,12 @@ claims, the WiCE and HealthVer test splits and part of Climate-FEVER are held ba
 
 
 def split_of(dataset: str, group: str) -> Split:
-    """Which split a group falls in: fixed by a hash, so it is the same on every machine and every run."""
+    """Which split a group falls in: fixed by a hash, so it is the same on every machine and every run. A
+    held-out set's claims fall in validation or test, as their half says (module docstring)."""
+    if dataset == "averitec":
+        from icarus.evaluation.averitec import TUNE, half_of
+
+        return Split.VALIDATION if half_of(group) == TUNE else Split.TEST
     bucket = int(hashlib.sha256(f"{dataset}\x00{group}".encode()).hexdigest()[:8], 16) % 100
     if bucket < SPLIT_BUCKETS[0]:
         return Split.TRAIN
@@ -247,6 +271,27 @@ def _wice(root: Path) -> Iterator[LabelledPair]:
             yield LabelledPair("wice", group, claim, sentences[free[index]], "neutral", {"wice": "outside"})
 
 
+def _averitec(root: Path) -> Iterator[LabelledPair]:
+    from icarus.evaluation.averitec import FILE, answer_passages
+    from icarus.evaluation.cases import CLAIM_LABELS
+    from icarus.evaluation.gold_judge import CLAIM_SIDE
+    from icarus.scoring.labels import Label
+
+    path = root / "averitec" / FILE
+    rows = json.loads(path.read_text(encoding="utf-8"))
+    assert isinstance(rows, list)
+    for index, row in enumerate(rows):
+        label = CLAIM_LABELS[row["label"]]
+        if label is Label.MISLEADING:
+            continue
+        claim = str(row["claim"])
+        for passage in answer_passages(row, f"{path}: claim {index}"):
+            answer = passage.text[passage.quote_start :]
+            yield LabelledPair(
+                "averitec", claim, claim, answer, CLAIM_SIDE[label].value, {"claim_label": str(row["label"])}
+            )
+
+
 READERS: dict[str, Callable[[Path], Iterator[LabelledPair]]] = {
     "climate-fever": _climate_fever,
     "scifact": _scifact,
@@ -256,6 +301,12 @@ READERS: dict[str, Callable[[Path], Iterator[LabelledPair]]] = {
     "covidfact": _covidfact,
     "wice": _wice,
 }
+"""The training-side sets, which every shipped judge was trained, selected and calibrated on."""
+
+HELD_OUT_READERS: dict[str, Callable[[Path], Iterator[LabelledPair]]] = {"averitec": _averitec}
+"""Sets no shipped judge was trained on (module docstring); never read by training."""
+
+HELD_OUT_FILES: dict[str, tuple[str, ...]] = {"averitec": ("averitec/dev.json",)}
 
 _SPACE = re.compile(r"\s+")
 
@@ -267,10 +318,12 @@ def _squeezed(text: str) -> str:
 
 def load_pairs(name: str, root: Path, split: Split = Split.ALL) -> list[LabelledPair]:
     """Every labelled pair of dataset ``name`` under ``root`` that falls in ``split``, in file order."""
-    reader = READERS.get(name)
+    reader = READERS.get(name) or HELD_OUT_READERS.get(name)
     if reader is None:
-        raise StanceSetError(f"no stance set named {name!r}; known: {', '.join(sorted(READERS))}")
-    missing = [f for f in DATASET_FILES[name] if not (root / f).is_file()]
+        known = sorted({*READERS, *HELD_OUT_READERS})
+        raise StanceSetError(f"no stance set named {name!r}; known: {', '.join(known)}")
+    files = DATASET_FILES.get(name) or HELD_OUT_FILES[name]
+    missing = [f for f in files if not (root / f).is_file()]
     if missing:
         raise StanceSetError(f"{name}: not found under {root}: {', '.join(missing)}")
     pairs = []
