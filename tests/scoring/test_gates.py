@@ -29,8 +29,9 @@ from icarus.ledger import (
 from icarus.ledger.evidence import LookupName, LookupResult, LookupStatus, ScholarlyUpdate, UpdateType
 from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
-from icarus.scoring.icarus.gates import g7_violations, is_load_bearing
+from icarus.scoring.icarus.gates import g4_retraction, g7_violations, is_load_bearing
 from icarus.scoring.icarus.publish import block_publication
+from icarus.scoring.labels import Label
 from tests.builders import AS_OF, claim, item, ledger, subject, unique_text
 from tests.scoring.scoring_support import claim_of, claim_trace, codes, gates, score
 
@@ -183,6 +184,90 @@ def test_G4_retracted_origin_takes_the_claim_to_unverifiable() -> None:
     result = score(ledger([item("a"), item("b", flags=ValidityFlags(retracted=True))]))
     assert claim_of(result)["label"] == "unverifiable"
     assert any(r["message"] == "evidence retracted" for r in claim_of(result)["reasons"])
+
+
+def _retracted(eid: str, **extra: object) -> object:
+    return item(eid, flags=ValidityFlags(retracted=True), **extra)  # type: ignore[arg-type]
+
+
+def _g4_passes(result: dict) -> tuple[str, str]:  # type: ignore[type-arg]
+    passes = {p["pass"]: p["decision"]["label"] for p in claim_trace(result)["passes"]}
+    return passes["raw"], passes["final"]
+
+
+@pytest.mark.parametrize("policy", ["icarus@1.0", "icarus@1.1", "icarus@1.2"])
+def test_G4_misleading_to_not_supported_publishes_not_supported(policy: str) -> None:
+    # Before: one supporting origin against two refuting ones, a genuine conflict (rule 2). The supporting
+    # origin is retracted: two refuting origins remain, and the recomputed ❌ is what is published.
+    evidence = [_retracted("s"), item("r1", stance="refute"), item("r2", stance="refute")]
+    result = score(ledger(evidence), policy)
+    assert _g4_passes(result) == ("misleading", "not_supported")
+    claim = claim_of(result)
+    assert claim["label"] == "not_supported"
+    assert {"code": "G4@1", "message": "evidence retracted"} in claim["reasons"]
+    assert ("G4", "recomputed") in gates(result) and ("G4", "unverifiable") not in gates(result)
+    assert claim["band"] == claim_trace(result)["confidence"]["band"]  # G4 did not cap it
+
+
+def test_G4_unverifiable_to_misleading_publishes_misleading() -> None:
+    # Before: one counted supporter plus a retracted weaker one (ICC 1, ratio below 0.30): ❔. Without the
+    # retracted item the weak refuter meets rule 2's ratio (icarus@1.1 reads rule 2 on S and Rf alone).
+    evidence = [item("s"), _retracted("s2", score="0.49"), item("r", stance="refute", score="0.37")]
+    result = score(ledger(evidence), "icarus@1.1")
+    assert _g4_passes(result) == ("unverifiable", "misleading")
+    claim = claim_of(result)
+    assert claim["label"] == "misleading"
+    assert {"code": "G4@1", "message": "evidence retracted"} in claim["reasons"]
+    assert ("G4", "recomputed") in gates(result)
+
+
+def test_G4_supported_to_unverifiable_publishes_unverifiable_evidence_retracted_band_low() -> None:
+    result = score(ledger([item("a"), _retracted("b")]))
+    assert _g4_passes(result) == ("supported", "unverifiable")
+    claim = claim_of(result)
+    assert (claim["label"], claim["band"]) == ("unverifiable", "low")
+    assert {"code": "G4@1", "message": "evidence retracted"} in claim["reasons"]
+    assert ("G4", "unverifiable") in gates(result)
+
+
+def test_G4_supported_to_misleading_publishes_unverifiable_since_rule_4_no_longer_holds() -> None:
+    # Three supporting origins against one refuting: ✅. Retracting one supporter leaves a conflict (⚠️ by
+    # rule 2); G4 turns a ✅ whose rule no longer holds into ❔, not into ⚠️.
+    evidence = [item("a"), item("b"), _retracted("c"), item("r", stance="refute", score="0.62")]
+    for policy in ("icarus@1.1", "icarus@1.2"):
+        result = score(ledger(evidence), policy)
+        assert _g4_passes(result) == ("supported", "misleading"), policy
+        assert (claim_of(result)["label"], claim_of(result)["band"]) == ("unverifiable", "low")
+        assert ("G4", "unverifiable") in gates(result)
+
+
+def test_G4_misleading_to_supported_publishes_supported() -> None:
+    evidence = [item("a"), item("b"), _retracted("r", stance="refute")]
+    result = score(ledger(evidence))
+    assert _g4_passes(result) == ("misleading", "supported")
+    assert claim_of(result)["label"] == "supported"
+    assert {"code": "G4@1", "message": "evidence retracted"} in claim_of(result)["reasons"]
+
+
+_DECIDED_RULE_HELD = (Label.SUPPORTED, Label.NOT_SUPPORTED)
+
+
+@pytest.mark.parametrize("before", list(Label), ids=lambda label: label.value)
+@pytest.mark.parametrize("after", list(Label), ids=lambda label: label.value)
+def test_G4_every_transition_follows_the_ruling(before: Label, after: Label) -> None:
+    outcome = g4_retraction(before, after)
+    if before is after:
+        assert outcome is None
+        return
+    assert outcome is not None
+    published, event = outcome
+    assert (event.gate, event.message) == ("G4", "evidence retracted")
+    if before in _DECIDED_RULE_HELD:
+        # ✅/❌ whose rule 4/5 no longer holds: ❔ (a gate never flips ✅ and ❌, and never makes ⚠️).
+        assert (published, event.effect) == (Label.UNVERIFIABLE, "unverifiable")
+    else:
+        # ⚠️ or ❔ before: the recomputed label is published as it is.
+        assert (published, event.effect) == (after, "recomputed")
 
 
 def test_G4_retraction_that_does_not_change_the_label_is_recomputed_only() -> None:

@@ -75,3 +75,46 @@ def test_diversity_counts_distinct_tiers_of_counted_clusters() -> None:
 def test_inference_hops_above_three_block_a_decided_label() -> None:
     assert claim_of(score(ledger([item("a", hops=3), item("b")])))["label"] == "supported"
     assert claim_of(score(ledger([item("a", hops=4), item("b")])))["label"] == "unverifiable"
+
+
+# --- spec 6.2 (ruling of 2026-12-01): a neutral member lends no weight and never sets weight or stance -------
+
+
+def test_a_neutral_member_never_sets_the_clusters_weight_or_stance() -> None:
+    # A heavy neutral copy (a primary source judged neutral) beside a light supporting copy of the same story:
+    # the cluster weighs the supporting copy and takes its side, not the neutral member's larger R x D x C.
+    evidence = [
+        item("neutral", text=STORY, score="1.0", stance="neutral"),
+        item("light", text=STORY, score="0.40"),
+    ]
+    result = score(ledger(evidence))
+    [cluster] = final_pass(result)["clusters"]
+    assert sorted(cluster["members"]) == ["light", "neutral"]
+    assert weight(result, "neutral") > weight(result, "light")
+    assert cluster["strongest"] == "light" and cluster["stance"] == "support"
+    assert D(cluster["weight"]) == weight(result, "light") and not cluster["counted"]
+    assert D(final_pass(result)["totals"]["S"]) == weight(result, "light")
+
+
+def test_a_judgment_made_neutral_below_confidence_050_lends_no_weight_either() -> None:
+    evidence = [
+        item("unsure", text=STORY, score="1.0", stance="refute", confidence="0.49"),
+        item("sure", text=STORY, score="0.60"),
+    ]
+    result = score(ledger(evidence))
+    [cluster] = final_pass(result)["clusters"]
+    assert item_trace(result, "unsure")["stance"] == "neutral"
+    assert cluster["strongest"] == "sure" and cluster["stance"] == "support"
+    assert D(final_pass(result)["totals"]["Rf"]) == 0
+
+
+def test_a_cluster_of_neutral_members_only_weighs_nothing_and_is_neutral() -> None:
+    evidence = [
+        item("n1", text=STORY, stance="neutral"),
+        item("n2", text=STORY, stance="neutral", score="1.0"),
+    ]
+    result = score(ledger(evidence))
+    [cluster] = final_pass(result)["clusters"]
+    assert (cluster["stance"], D(cluster["weight"]), cluster["counted"]) == ("neutral", D(0), False)
+    totals = final_pass(result)["totals"]
+    assert (D(totals["S"]), D(totals["Rf"])) == (D(0), D(0))

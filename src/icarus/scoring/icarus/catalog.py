@@ -50,8 +50,9 @@ GATES: tuple[RuleEntry, ...] = (
         "G4",
         "Retraction",
         "counted evidence or the subject's cited material is retracted, withdrawn or removed",
-        "validity 0 for that item (its whole cluster if it is the elected origin), recompute; if the label "
-        "changes it becomes unverifiable: evidence retracted",
+        "validity 0 for that item (its whole cluster if it is the elected origin), recompute and publish the "
+        "recomputed label (reason: evidence retracted, where it changed); a \u2705 or \u274c whose rule no "
+        "longer holds becomes unverifiable: evidence retracted",
     ),
     RuleEntry(
         "G5",

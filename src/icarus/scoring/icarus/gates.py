@@ -1,8 +1,8 @@
 """Hard gates G0-G7. Gates run after scoring and may only weaken or prevent a conclusion.
 
 Each function here is a pure test that says whether its gate fires and why; ``engine`` applies the
-effect (a decided label becomes unverifiable, a band is capped, rechecks are scheduled). G3 and G4 are
-applied by comparing scoring passes in ``engine``.
+effect (a decided label becomes unverifiable, a band is capped, rechecks are scheduled). G3 and G4 compare
+scoring passes that ``engine`` runs; ``g4_retraction`` says what G4 publishes from the two labels.
 """
 
 from __future__ import annotations
@@ -54,6 +54,25 @@ def g0_ineligibility(claim: Claim, ledger: Ledger) -> str | None:
     if claim.disposition is not Disposition.CHECKABLE:
         return DISPOSITION_REASONS[claim.disposition]
     return None
+
+
+RETRACTED = "evidence retracted"
+
+
+def g4_retraction(before: Label, after: Label) -> tuple[Label, GateEvent] | None:
+    """G4, as ruled on 2026-12-01 (spec section 6.10): what to publish when applying retractions (V = 0)
+    moved the label from ``before`` to ``after``; None when it did not move.
+
+    The recomputed label is published, whatever it is, with the reason "evidence retracted". G4 itself acts
+    only on a ✅ or ❌ whose rule (4 or 5) no longer holds after the retraction: that claim becomes ❔ (and
+    its band low). So ⚠️ -> ❌ publishes ❌ and ❔ -> ⚠️ publishes ⚠️, while ✅ -> ❔, ✅ -> ⚠️ and ✅ -> ❌
+    (likewise from ❌) publish ❔: a gate never flips ✅ and ❌ into each other.
+    """
+    if after is before:
+        return None
+    if before in (Label.SUPPORTED, Label.NOT_SUPPORTED):
+        return Label.UNVERIFIABLE, GateEvent("G4", "unverifiable", RETRACTED)
+    return after, GateEvent("G4", "recomputed", RETRACTED)
 
 
 def g2_unreliable_image_text(claim: Claim, ledger: Ledger, policy: PolicyConfig) -> str | None:

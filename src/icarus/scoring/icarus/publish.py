@@ -86,7 +86,9 @@ def _fired_flags(outcome: ClaimOutcome) -> list[tuple[str, str]]:
         if flag in on_figures:
             figures = list(dict.fromkeys(on_figures[flag]))
             noun = "figure" if len(figures) == 1 else "figures"
-            parts.append(f"the claim's own {noun} " + ", ".join(figures) if figures else "the claim's own text")
+            parts.append(
+                f"the claim's own {noun} " + ", ".join(figures) if figures else "the claim's own text"
+            )
         if flag in on_items:
             noun = "evidence item" if len(on_items[flag]) == 1 else "evidence items"
             parts.append(f"{noun} " + ", ".join(on_items[flag]))
@@ -96,7 +98,7 @@ def _fired_flags(outcome: ClaimOutcome) -> list[tuple[str, str]]:
 
 def _figure_text(figure: Figure) -> str:
     """A stated figure as a reader would write it, with what it measures: “12 %” (container traffic)."""
-    return f"\u201c{format_decimal(figure.value)} {figure.unit}\u201d ({figure.measure})"
+    return f"\u201c{figure.value:f} {figure.unit}\u201d ({figure.measure})"
 
 
 def _rule_sort_key(code: str) -> tuple[str, int]:

@@ -28,6 +28,8 @@ class SelfEvidenceCheck:
     rejected_findings: tuple[str, ...]  # why proposed H20 findings were not verified
     caveats: tuple[str, ...]
     flags: tuple[str, ...]
+    # (rule, figure) for each flag above: the claim's own figure that rule fired on.
+    flagged_figures: tuple[tuple[str, Figure], ...] = ()
 
 
 def check_claim(claim: Claim, ledger: Ledger, policy: PolicyConfig) -> SelfEvidenceCheck:
@@ -36,6 +38,7 @@ def check_claim(claim: Claim, ledger: Ledger, policy: PolicyConfig) -> SelfEvide
     rejected: list[str] = []
     caveats: list[str] = []
     flags: list[str] = []
+    flagged: list[tuple[str, Figure]] = []
 
     for finding in claim.self_evidence:
         item = items.get(finding.evidence_id)
@@ -62,21 +65,28 @@ def check_claim(claim: Claim, ledger: Ledger, policy: PolicyConfig) -> SelfEvide
     for figure in claim.figures:
         if _subject_conflates(figure, claim, ledger, tolerance):
             flags.append("H12")
+            flagged.append(("H12", figure))
             if policy.live("H12.force_misleading"):
                 found.append(
                     Misrepresentation("H12", f"percent and percentage points conflated ({figure.measure})")
                 )
         elif policy.live("H13.arithmetic") and arithmetic_fails(figure, tolerance):
             flags.append("H13")
+            flagged.append(("H13", figure))
             found.append(
                 Misrepresentation("H13", f"stated figure does not follow from its inputs ({figure.measure})")
             )
         if lacks_base_rate(figure):
             flags.append("H15")
+            flagged.append(("H15", figure))
             if policy.live("H15.caveat"):
                 caveats.append("numeric context missing: relative figure without a base rate")
     return SelfEvidenceCheck(
-        tuple(found), tuple(rejected), tuple(dict.fromkeys(caveats)), tuple(dict.fromkeys(flags))
+        tuple(found),
+        tuple(rejected),
+        tuple(dict.fromkeys(caveats)),
+        tuple(dict.fromkeys(flags)),
+        tuple(flagged),
     )
 
 
