@@ -110,6 +110,7 @@ def _blockers(summary: Mapping[str, Any], title: str, path: Path) -> Path:
         label = f"{group.replace('_', ' ')} (of {groups[group]['claims']})"
         axes.barh(positions, counts, height=height, color=colour, label=label)
     axes.set_yticks(range(len(codes)), codes[::-1])
+    axes.xaxis.get_major_locator().set_params(integer=True)
     axes.set_xlabel("claims on which the blocker was listed")
     axes.set_title(f"{title}: blockers")
     if codes:

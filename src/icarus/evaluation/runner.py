@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from icarus.evaluation import metrics
+from icarus.evaluation.blockers import blocker_summary
 from icarus.evaluation.cases import ClaimCase, CorpusRecord, EvalSet, StancePair
 from icarus.evaluation.ledgers import (
     AS_OF,
@@ -147,6 +148,7 @@ class EvalReport:
             else None,
             "rules_fired": {code: n for code, n in fired.items() if not _is_gate(code)},
             "gates_fired": {code: n for code, n in fired.items() if _is_gate(code)},
+            "blockers": blocker_summary(self.claims) if self.claims else None,
             "judge_failures": self.judge_failures,
             "seconds": round(self.seconds, 3),
             "seconds_per_claim": round(self.seconds / counted, 4) if counted else None,
