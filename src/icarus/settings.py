@@ -13,6 +13,8 @@ from typing import Annotated
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from icarus.scoring.icarus.config import DEFAULT_POLICY
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="ICARUS_", extra="ignore", frozen=True)
@@ -30,7 +32,7 @@ class Settings(BaseSettings):
     corpus_path: Path | None = Field(
         default=None, description="Local corpus index; default <data_dir>/corpus.db."
     )
-    policy: str = Field(default="icarus@1.1", description="Policy name@version used when none is given.")
+    policy: str = Field(default=DEFAULT_POLICY, description="Policy name@version used when none is given.")
     reputation_files: Annotated[tuple[Path, ...], NoDecode] = Field(
         default=(),
         description="Reputation record files (JSON, as `icarus check --reputation` reads) loaded by every check "
