@@ -216,6 +216,10 @@ def test_blocker_risk_list_exclusions_and_caps() -> None:
     risk = by_code(blockers(ledger([deprecated, unreliable])))["risk_list"]
     assert risk["excluded"] == ["a.example"] and risk["capped"] == ["b.example"]
     assert risk["cap"] == str(POLICY.reputation.generally_unreliable_cap)
+    assert (
+        risk["message"]
+        == "2 sources on risk lists; excluded: a.example; reputation capped at 0.30: b.example"
+    )
     assert "excluded" not in by_code(blockers(ledger([deprecated, unreliable])))  # H5 is reported once
 
 
@@ -327,6 +331,7 @@ def test_blocker_ongoing_band_cap_from_G6() -> None:
     ongoing = claim(temporal_scope=TemporalScope.ONGOING, event_started_at=AS_OF - timedelta(hours=2))
     found = by_code(blockers(ledger([item("a"), item("b")], claims=[ongoing], history=history)))
     assert found["ongoing_band_cap"]["gate"] == "G6"
+    assert found["ongoing_band_cap"]["message"].count("capped at medium") == 1
 
 
 def test_blocker_band_capped_when_no_named_cap_explains_the_band() -> None:

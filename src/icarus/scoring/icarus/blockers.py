@@ -185,7 +185,7 @@ def _evidence(
         d = policy.directness.out_of_scope
         yield Blocker(
             BlockerCode.OUT_OF_SCOPE,
-            f"{len(out_of_scope)} of {total} items out of the claim's scope, directness {d}: {_named(names)}",
+            f"{len(out_of_scope)} of {_count(total, 'item')} out of the claim's scope, directness {d}: {_named(names)}",
             (("have", len(out_of_scope)), ("of", total), ("directness", str(d)), ("domains", names)),
         )
 
@@ -201,7 +201,7 @@ def _evidence(
             parts.append(f"reputation capped at {cap}: {_named(capped)}")
         yield Blocker(
             BlockerCode.RISK_LIST,
-            f"{len(excluded) + len(capped)} sources on risk lists; " + "; ".join(parts),
+            f"{_count(len(excluded) + len(capped), 'source')} on risk lists; " + "; ".join(parts),
             (("excluded", excluded), ("capped", capped), ("cap", str(cap))),
         )
 
@@ -214,7 +214,7 @@ def _evidence(
         parts = [f"{why} ({_named(domain(members))})" for why, members in sorted(by_reason.items())]
         yield Blocker(
             BlockerCode.EXCLUDED,
-            f"{len(excluded_ids)} of {total} items excluded: " + "; ".join(parts),
+            f"{len(excluded_ids)} of {_count(total, 'item')} excluded: " + "; ".join(parts),
             (
                 ("have", len(excluded_ids)),
                 ("of", total),
@@ -227,7 +227,7 @@ def _evidence(
     if neutral:
         floor = policy.weighting.neutral_below_confidence
         under = [a for a in neutral if any(f.rule == STANCE_FLOOR_RULE for f in a.factors)]
-        message = f"judge neutral on {len(neutral)} of {total} items"
+        message = f"judge neutral on {len(neutral)} of {_count(total, 'item')}"
         if under:
             message += f" ({len(under)} of them sided with confidence under {floor})"
         yield Blocker(
@@ -249,10 +249,9 @@ def _evidence(
     if estimated:
         names = domain(estimated)
         discount = policy.weighting.estimated_reputation_discount
-        noun = "source" if len(names) == 1 else "sources"
         yield Blocker(
             BlockerCode.NOT_ON_FILE,
-            f"{len(names)} {noun} not on file, weight \u00d7{discount}: {_named(names)}",
+            f"{_count(len(names), 'source')} not on file, weight \u00d7{discount}: {_named(names)}",
             (
                 ("have", len(names)),
                 ("discount", str(discount)),
@@ -363,7 +362,8 @@ def _below_high(outcome: ClaimOutcome, policy: PolicyConfig) -> tuple[Blocker, .
             found.append(
                 Blocker(
                     code,
-                    f"{gate.gate}: {gate.message}; band capped at {Band.MEDIUM.value}",
+                    f"{gate.gate}: {gate.message}"
+                    + ("" if "capped" in gate.message else f"; band capped at {Band.MEDIUM.value}"),
                     (("gate", gate.gate), ("cap", Band.MEDIUM.value), ("detail", gate.message)),
                 )
             )
@@ -415,6 +415,10 @@ def _num(value: Decimal) -> str:
     if isinstance(exponent, int) and exponent >= -6:
         return format_decimal(value)
     return format_decimal(value.quantize(_PLACES))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _named(names: Sequence[str]) -> str:
