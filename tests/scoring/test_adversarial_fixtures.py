@@ -34,6 +34,13 @@ def test_fixture_outcome(name: str, policy: str) -> None:
         assert any(c["in_cycle"] for c in final_pass(result)["clusters"])
     if "max_band" in expected:
         assert BAND_RANK[claim["band"]] <= BAND_RANK[expected["max_band"]]
+    listed = [b["code"] for b in claim["blockers"]]
+    for code in expected.get("must_block", []):
+        assert code in listed, f"{code} not listed on {name}: {listed}"
+    if claim["label"] != "unverifiable" and claim["band"] == "high":
+        assert listed == []
+    else:
+        assert listed, f"{name} is {claim['label']} ({claim['band']}) with no blocker"
 
 
 def test_fixture_and_example_files_match_their_builder() -> None:
