@@ -57,6 +57,20 @@ def test_a_tampered_published_label_is_reported(store: Store, first: Scored) -> 
     assert any('"not_supported"' in line and line.startswith("-") for line in outcome.diff)
 
 
+def test_a_replay_compares_the_blockers_published_outside_the_trace(store: Store, first: Scored) -> None:
+    def edit_blockers(result: dict[str, Any]) -> dict[str, Any]:
+        result["claims"][0]["blockers"] = [{"code": "not_on_file", "message": "edited"}]
+        return result
+
+    assert first[1]["claims"][0]["blockers"]  # two-independent-wires is decided below high
+    ref = store.record_check(first[0].subject, *first)
+    assert replay(store, ref.check_id, 1).identical
+    tamper(store, ref.check_id, 1, "result_json", edit_blockers)
+    outcome = replay(store, ref.check_id, 1)
+    assert not outcome.identical and outcome.problems == []  # the trace itself still matches
+    assert any(line.startswith("-") and '"edited"' in line for line in outcome.diff)
+
+
 def test_a_tampered_ledger_is_reported(store: Store, first: Scored) -> None:
     ref = store.record_check(first[0].subject, *first)
     # Same content, different bytes (canonical key order): the recorded ledger hash no longer holds.
