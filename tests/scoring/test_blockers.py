@@ -207,7 +207,16 @@ def test_blocker_excluded_names_the_rule_and_domain() -> None:
     found = by_code(blockers(ledger([satire, item("b")])))
     excluded = found["excluded"]
     assert excluded["rules"] == ["H6"] and excluded["evidence_ids"] == ["a"]
-    assert excluded["message"] == "1 of 2 items excluded: H6 satire (theonion.com)"
+    assert excluded["message"] == "1 of 2 items taking a side excluded: H6 satire (theonion.com)"
+
+
+def test_blocker_excluded_and_risk_list_leave_out_items_the_judge_was_neutral_on() -> None:
+    satire = item("a", domain="theonion.com", source_class=SourceClass.SATIRE, stance="neutral")
+    deprecated = item(
+        "b", reputation=record("bad.example", risk_rating=RiskRating.DEPRECATED), stance="neutral"
+    )
+    found = by_code(blockers(ledger([satire, deprecated, item("c")])))
+    assert "excluded" not in found and "risk_list" not in found
 
 
 def test_blocker_risk_list_exclusions_and_caps() -> None:

@@ -179,17 +179,20 @@ def _evidence(
     total = len(assessments)
     domain = _domains(items)
 
-    out_of_scope = [a for a in assessments if any(f.rule == OUT_OF_SCOPE_RULE for f in a.factors)]
+    # Scope, risk lists and exclusions matter only where an item took a side: a neutral item lends nothing.
+    sided = [a for a in assessments if a.stance is not Stance.NEUTRAL]
+    taking = f"{_count(len(sided), 'item')} taking a side"
+    out_of_scope = [a for a in sided if any(f.rule == OUT_OF_SCOPE_RULE for f in a.factors)]
     if out_of_scope:
         names = domain(out_of_scope)
         d = policy.directness.out_of_scope
         yield Blocker(
             BlockerCode.OUT_OF_SCOPE,
-            f"{len(out_of_scope)} of {_count(total, 'item')} out of the claim's scope, directness {d}: {_named(names)}",
-            (("have", len(out_of_scope)), ("of", total), ("directness", str(d)), ("domains", names)),
+            f"{len(out_of_scope)} of {taking} out of the claim's scope, directness {d}: {_named(names)}",
+            (("have", len(out_of_scope)), ("of", len(sided)), ("directness", str(d)), ("domains", names)),
         )
 
-    risky = [a for a in assessments if RISK_RULE in a.flags]
+    risky = [a for a in sided if RISK_RULE in a.flags]
     if risky:
         excluded = domain([a for a in risky if any(rule == RISK_RULE for rule, _ in a.excluded_by)])
         capped = domain([a for a in risky if not any(rule == RISK_RULE for rule, _ in a.excluded_by)])
@@ -205,7 +208,7 @@ def _evidence(
             (("excluded", excluded), ("capped", capped), ("cap", str(cap))),
         )
 
-    other = [(a, rule, reason) for a in assessments for rule, reason in a.excluded_by if rule != RISK_RULE]
+    other = [(a, rule, reason) for a in sided for rule, reason in a.excluded_by if rule != RISK_RULE]
     if other:
         by_reason: dict[str, list[ItemAssessment]] = {}
         for a, rule, reason in other:
@@ -214,10 +217,10 @@ def _evidence(
         parts = [f"{why} ({_named(domain(members))})" for why, members in sorted(by_reason.items())]
         yield Blocker(
             BlockerCode.EXCLUDED,
-            f"{len(excluded_ids)} of {_count(total, 'item')} excluded: " + "; ".join(parts),
+            f"{len(excluded_ids)} of {taking} excluded: " + "; ".join(parts),
             (
                 ("have", len(excluded_ids)),
-                ("of", total),
+                ("of", len(sided)),
                 ("rules", tuple(sorted({rule for _, rule, _ in other}))),
                 ("evidence_ids", tuple(excluded_ids)),
             ),
