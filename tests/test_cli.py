@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from icarus.cli import app
+from icarus.scoring.icarus.config import DEFAULT_POLICY
 from tests.builders import claim, item, ledger, subject
 
 runner = CliRunner()
@@ -31,7 +32,7 @@ def test_score_json_has_the_published_shape(tmp_path: Path) -> None:
     assert data["overall"]["band"] in ("high", "medium", "low")
     claim = data["claims"][0]
     assert {"id", "label", "band", "reasons"} <= claim.keys()
-    assert data["policy"] == "icarus@1.1"
+    assert data["policy"] == DEFAULT_POLICY
     assert data["trace_hash"].startswith("sha256:") and data["config_hash"].startswith("sha256:")
     assert data["trace"]["claims"][0]["passes"][0]["items"][0]["weight"] == "0.6885"
     first = data["evidence"][0]
@@ -73,7 +74,7 @@ def test_score_html_is_the_report_page(tmp_path: Path, monkeypatch: pytest.Monke
     assert page.startswith("<!doctype html>") and "<script" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<svg" in page and "Recompute this result" in page and "Version timeline" not in page
-    assert 'href="https://icarus.example/methodology/icarus@1.1"' in page
+    assert f'href="https://icarus.example/methodology/{DEFAULT_POLICY}"' in page
 
 
 def test_score_output_formats_are_exclusive_and_html_is_for_icarus_policies() -> None:

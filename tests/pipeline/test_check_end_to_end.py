@@ -18,7 +18,7 @@ from icarus.pipeline.check import CheckServices, run_check
 from icarus.reports.replay import replay
 from icarus.reputation import Registry, load_registry
 from icarus.research import LocalCorpus, LocalCorpusProvider
-from icarus.scoring.icarus.config import load_policy
+from icarus.scoring.icarus.config import DEFAULT_POLICY, load_policy
 from icarus.store import Store
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -163,7 +163,7 @@ def test_check_html_is_the_report_page_with_links_to_the_service(
     assert "<svg" in page and "Evidence by independent origin" in page
     assert "Version timeline" in page and "Recompute this result" in page
     assert "Container traffic at Halden harbor" in page
-    assert 'href="https://icarus.example/methodology/icarus@1.1"' in page
+    assert f'href="https://icarus.example/methodology/{DEFAULT_POLICY}"' in page
     assert f'href="https://icarus.example/v1/checks/{check_id}/versions/1"' in page
 
 
