@@ -16,6 +16,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from icarus.judges.sidecalls import write_side_calls_plot
 
@@ -110,7 +111,7 @@ def _blockers(summary: Mapping[str, Any], title: str, path: Path) -> Path:
         label = f"{group.replace('_', ' ')} (of {groups[group]['claims']})"
         axes.barh(positions, counts, height=height, color=colour, label=label)
     axes.set_yticks(range(len(codes)), codes[::-1])
-    axes.xaxis.get_major_locator().set_params(integer=True)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("claims on which the blocker was listed")
     axes.set_title(f"{title}: blockers")
     if codes:
