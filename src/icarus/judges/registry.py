@@ -5,7 +5,8 @@ unless set) unless both ``ICARUS_LLM_BASE_URL`` and ``ICARUS_LLM_MODEL`` are set
 fine-tuned cross-encoder, which beats the embedding and lexical judges on the held-out pairs of the sets the
 targets are set on (docs/evaluation.md, "Stance judges"), in its second version: the same model with the
 claim's figures and their directions read by rule (``figures``). The older judges stay registered under
-their names.
+their names. ``offline-minilm@3`` is ``offline-minilm@2`` with per-side confidence floors under which a
+side call is answered neutral (``judges.thresholded``), chosen for verdict precision on a held-out set.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import Judge
+from icarus.judges.thresholded import ThresholdedJudge
 from icarus.judges.trained import OfflineWordLlamaJudge, WeightsError
 from icarus.settings import Settings
 
@@ -28,6 +30,7 @@ __all__ = [
     "LEXICAL_JUDGE",
     "MINILM_FIGURES_JUDGE",
     "MINILM_JUDGE",
+    "MINILM_THRESHOLDED_JUDGE",
     "OFFLINE_JUDGE",
     "OPENAI_COMPATIBLE_JUDGE",
     "WORDLLAMA_JUDGE",
@@ -41,6 +44,7 @@ LEXICAL_JUDGE = "offline-lexical@1"
 WORDLLAMA_JUDGE = "offline-wordllama@1"
 MINILM_JUDGE = "offline-minilm@1"
 MINILM_FIGURES_JUDGE = "offline-minilm@2"
+MINILM_THRESHOLDED_JUDGE = "offline-minilm@3"
 CASCADE_JUDGE = "offline-cascade@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
 DEFAULT_OFFLINE_JUDGE = MINILM_FIGURES_JUDGE
@@ -70,6 +74,10 @@ def _minilm_figures(settings: Settings) -> Judge:
     return OfflineMiniLMJudge(read_figures=True)
 
 
+def _minilm_thresholded(settings: Settings) -> Judge:
+    return ThresholdedJudge()
+
+
 def _cascade(settings: Settings) -> Judge:
     return OfflineCascadeJudge()
 
@@ -93,6 +101,7 @@ JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
         WORDLLAMA_JUDGE: _wordllama,
         MINILM_JUDGE: _minilm,
         MINILM_FIGURES_JUDGE: _minilm_figures,
+        MINILM_THRESHOLDED_JUDGE: _minilm_thresholded,
         CASCADE_JUDGE: _cascade,
         OPENAI_COMPATIBLE_JUDGE: _openai_compatible,
     }
