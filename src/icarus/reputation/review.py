@@ -22,9 +22,9 @@ the filed version and only resolves the item. Malformed queue lines are reported
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -63,6 +63,18 @@ __all__ = [
 
 REQUEST = "request"
 RESOLUTION = "resolution"
+
+if sys.platform == "win32":
+    import msvcrt
+
+    def _lock_exclusive(descriptor: int) -> None:
+        msvcrt.locking(descriptor, msvcrt.LK_LOCK, 1)  # the lock file's first byte; waits, then OSError
+
+else:
+    import fcntl
+
+    def _lock_exclusive(descriptor: int) -> None:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
 
 
 class ReviewError(ValueError):
@@ -134,12 +146,12 @@ def lock_path(queue_path: Path) -> Path:
 
 @contextlib.contextmanager
 def _locked(queue_path: Path) -> Iterator[None]:
-    """Hold the queue's write lock (``flock`` on ``<queue>.lock``): one writer at a time, across threads and
-    processes on this machine. Not re-entrant: code holding it appends with :func:`_append_held`."""
+    """Hold the queue's write lock (``flock`` on ``<queue>.lock``; a byte lock on Windows): one writer at a
+    time, across threads and processes on this machine. Not re-entrant: code holding it appends with :func:`_append_held`."""
     queue_path.parent.mkdir(parents=True, exist_ok=True)
     descriptor = os.open(lock_path(queue_path), os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        _lock_exclusive(descriptor)
         yield
     finally:
         os.close(descriptor)  # closing the descriptor releases the lock
