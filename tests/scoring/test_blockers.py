@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
 
 from icarus.ledger import (
     CheckHistory,
@@ -33,6 +34,7 @@ from icarus.scoring.icarus.publish import block_publication
 from icarus.scoring.labels import Band, Label
 from tests.builders import AS_OF, claim, item, judgment, ledger, record
 from tests.scoring.scoring_support import claim_of, score
+from tests.scoring.test_properties import FAST, evidence_items
 
 POLICY = load_policy("icarus@1.1")
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -389,3 +391,20 @@ def test_blocker_thresholds_follow_the_policy_config(policy: str) -> None:
     outcome = _score_claim(led.claims[0], led, items, provenance_graph(led, changed), changed)
     short = next(b for b in outcome.blockers if b.code is BlockerCode.UNDER_COUNTING_THRESHOLD)
     assert short.figure("threshold") == "0.30"
+
+
+# --- properties -------------------------------------------------------------------------------------------
+
+
+@FAST
+@given(evidence_items())
+def test_blockers_list_something_exactly_when_a_claim_is_unverifiable_or_below_high(
+    evidence: list[Any],
+) -> None:
+    for policy in ("icarus@1.0", "icarus@1.1"):
+        c = claim_of(score(ledger(evidence), policy))
+        held = c["label"] == "unverifiable" or c["band"] != "high"
+        assert bool(c["blockers"]) == held, (c["label"], c["band"], c["blockers"])
+        codes = [b["code"] for b in c["blockers"]]
+        assert len(codes) == len(set(codes))  # each code at most once per claim
+        assert all(code in {member.value for member in BlockerCode} for code in codes)
