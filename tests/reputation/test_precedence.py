@@ -24,6 +24,8 @@ from icarus.reputation.default import (
     default_path,
     parse_document,
     render_document,
+    render_rules_markdown,
+    render_sources_markdown,
     shipped_default,
     sources_manifest,
 )
@@ -508,3 +510,9 @@ def test_sources_command_lists_versions_and_licences() -> None:
     for source in sources_manifest():
         assert f"{source.name}@{source.version}" in result.output
     assert "CC0 1.0" in result.output and "CC BY-NC 4.0" in result.output
+
+
+def test_docs_list_the_current_sources_and_rules() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "reputation.md").read_text()
+    assert render_sources_markdown() in page, "regenerate the sources section of docs/reputation.md"
+    assert render_rules_markdown() in page, "regenerate the rules table of docs/reputation.md"

@@ -60,6 +60,8 @@ __all__ = [
     "default_path",
     "missing_datasets",
     "render_document",
+    "render_rules_markdown",
+    "render_sources_markdown",
     "shipped_default",
     "sources_manifest",
 ]
@@ -404,7 +406,7 @@ def _source_info(raw: Mapping[str, Any]) -> SourceInfo:
 
 _GIVES = {
     "lin2023": "score: pc1 in [0, 1]; tier other",
-    "perennial": "risk rating and its baseline (generally reliable 0.85, no consensus 0.60, unreliable or deprecated at the cap)",
+    "perennial": "risk rating and the policy baseline of its status (unreliable and deprecated at the cap)",
     "ifcn": "class and tier fact_checker at the IFCN baseline",
     "opensources": "class satire (weight 0, H6)",
     "misinfo-list": "risk rating generally unreliable at the cap",
@@ -477,3 +479,39 @@ def sources_manifest() -> tuple[SourceInfo, ...]:
         gives="class, tier and score for primary officials, wires, aggregators, satire, platforms, release services and preprint servers; wins every field it sets",
     )
     return (manual, *shipped_default().sources)
+
+
+def render_sources_markdown() -> str:
+    """The "Reputation sources" section of the methodology, in Markdown: every source the default registry
+    uses, with its version, licence and what it gives. ``icarus.scoring`` stays free of package data, so a
+    front door that shows the methodology appends this section itself."""
+    lines = [
+        "## Reputation sources",
+        "",
+        "Records on file come from these sources, merged per field: a reviewed class, tier and score win;",
+        "an imported score fills in where no review exists; risk flags combine worst-of and only lower a",
+        "score. `icarus registry show DOMAIN` names the source of each field.",
+        "",
+        "| source | version | records | licence | gives |",
+        "|---|---|---|---|---|",
+    ]
+    for source in sources_manifest():
+        cells = [f"{source.name}: {source.title}", source.version, str(source.records), source.licence]
+        cells.append(source.gives)
+        lines.append("| " + " | ".join(cell.replace("|", "/") for cell in cells) + " |")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def render_rules_markdown() -> str:
+    """The suffix rules as a Markdown table: suffix, kind, class, score, and why registration justifies it."""
+    values = load_policy(POLICY_REF).reputation
+    lines = ["| suffix | kind | class and tier | score | why |", "|---|---|---|---|---|"]
+    for spec in RULES:
+        source_class, _tier, baseline = RULE_KINDS[spec.kind]
+        lines.append(
+            f"| `{spec.suffix}` | {spec.kind.replace('_', ' ')} | {source_class.value} | "
+            f"{getattr(values, baseline)} ({baseline.replace('_', ' ')}) | {spec.why} |"
+        )
+    lines.append("")
+    return "\n".join(lines)
