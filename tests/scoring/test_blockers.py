@@ -311,7 +311,8 @@ def test_blocker_confidence_below_high_lists_the_terms_short_of_their_weight() -
     below = found["confidence_below_high"]
     assert below["need"] == str(POLICY.bands.high)
     assert below["score"] == "0.691347"
-    assert below["terms_short"]["independent_origins"] == "0.166667 of 0.25"
+    assert below["terms_short"]["independent_origins"] == {"have": "0.166667", "of": "0.25"}
+    assert "independent origins 0.166667 of 0.25" in below["message"]
 
 
 def test_blocker_confidence_penalty_for_counted_estimated_sources() -> None:

@@ -68,7 +68,7 @@ class BlockerCode(StrEnum):
     PUBLICATION_BLOCKED = "publication_blocked"  # G7 (added by ``publish.block_publication``)
 
 
-FigureValue = str | int | tuple[str, ...] | Mapping[str, str]
+FigureValue = str | int | tuple[str, ...] | Mapping[str, str] | Mapping[str, Mapping[str, str]]
 
 # Gates whose "unverifiable" effect replaced a decided label, by the code their blocker carries.
 _LABEL_GATES: Final = {
@@ -375,11 +375,13 @@ def _below_high(outcome: ClaimOutcome, policy: PolicyConfig) -> tuple[Blocker, .
     if conf.score < high:
         weights = policy.confidence
         short = {
-            name: f"{_num(value)} of {getattr(weights, name)}"
+            name: {"have": _num(value), "of": str(getattr(weights, name))}
             for name, value in conf.terms.items()
             if value < getattr(weights, name)
         }
-        listed = ", ".join(f"{name.replace('_', ' ')} {text}" for name, text in short.items())
+        listed = ", ".join(
+            f"{name.replace('_', ' ')} {term['have']} of {term['of']}" for name, term in short.items()
+        )
         found.append(
             Blocker(
                 BlockerCode.CONFIDENCE_BELOW_HIGH,
