@@ -502,6 +502,11 @@ def test_loading_is_lazy_and_cached() -> None:
     parsed = parse_document(text)
     assert parsed.layer._cache == {}
     assert "reuters.com" in parsed.layer and parsed.layer._cache == {}
+    names = list(parsed.layer)
+    assert names == sorted(names) and len(names) == len(parsed.layer)
+    for domain in (names[0], names[-1], names[len(names) // 2]):
+        assert parsed.layer[domain].record.domain == domain  # the binary search finds both ends
+    assert "zzzz-not-listed.example" not in parsed.layer and "ünïcode.example" not in parsed.layer
 
 
 def test_sources_command_lists_versions_and_licences() -> None:

@@ -218,17 +218,22 @@ class DefaultRegistry:
 class CompactLayer(Mapping[str, RegistryEntry]):
     """Domain -> entry, built from the file's per-source parts on first access and cached.
 
-    ``lines`` are the file's domain lines (``"name":[parts]``), sorted by name as :func:`render_document`
-    writes them: a look-up is a binary search, and only the lines asked for are parsed."""
+    ``lines`` are the file's domain lines as bytes (``"name":[parts]``), sorted by name as
+    :func:`render_document` writes them (names are ASCII, so byte order is name order): a look-up is a
+    binary search, and only the lines asked for are decoded and parsed."""
 
-    def __init__(self, lines: Sequence[str], sources: Sequence[SourceInfo]) -> None:
+    def __init__(self, lines: Sequence[bytes], sources: Sequence[SourceInfo]) -> None:
         self._lines = lines
         self._sources = tuple(sources)
         self._cache: dict[str, RegistryEntry] = {}
 
-    def _line(self, domain: str) -> str | None:
-        at = bisect_left(self._lines, domain, key=_line_name)
-        if at < len(self._lines) and _line_name(self._lines[at]) == domain:
+    def _line(self, domain: str) -> bytes | None:
+        try:
+            wanted = domain.encode("ascii")
+        except UnicodeEncodeError:
+            return None
+        at = bisect_left(self._lines, wanted, key=_line_name)
+        if at < len(self._lines) and _line_name(self._lines[at]) == wanted:
             return self._lines[at]
         return None
 
@@ -239,7 +244,7 @@ class CompactLayer(Mapping[str, RegistryEntry]):
         line = self._line(domain)
         if line is None:
             raise KeyError(domain)
-        raw_parts = json.loads(line[len(domain) + 3 :].rstrip(","))
+        raw_parts = json.loads(line[len(domain) + 3 :].rstrip(b","))
         parts = [self._part(domain, raw) for raw in raw_parts]
         entry = parts[0] if len(parts) == 1 else merge_entries(parts)
         self._cache[domain] = entry
@@ -264,14 +269,14 @@ class CompactLayer(Mapping[str, RegistryEntry]):
         return isinstance(domain, str) and self._line(domain) is not None
 
     def __iter__(self) -> Iterator[str]:
-        return (_line_name(line) for line in self._lines)
+        return (_line_name(line).decode("ascii") for line in self._lines)
 
     def __len__(self) -> int:
         return len(self._lines)
 
 
-def _line_name(line: str) -> str:
-    return line[1 : line.index('"', 1)]
+def _line_name(line: bytes) -> bytes:
+    return line[1 : line.index(b'"', 1)]
 
 
 def default_path() -> Path:
@@ -417,19 +422,22 @@ _GIVES = {
 }
 
 
-_DOMAINS_OPEN = '\n"domains":{\n'
+_DOMAINS_OPEN = b'\n"domains":{\n'
+_DOMAINS_CLOSE = [b"}", b"}", b""]
 
 
-def parse_document(text: str) -> DefaultRegistry:
-    """Read the header with ``json`` and keep the domain lines unparsed: parsing 38,000 of them would cost
-    more at start than a check should spend; each is parsed when its domain is first looked up."""
-    head, found, body = text.partition(_DOMAINS_OPEN)
-    if not found:
+def parse_document(data: bytes | str) -> DefaultRegistry:
+    """Read the header with ``json`` and keep the domain lines as undecoded bytes: decoding and parsing
+    38,000 of them would cost more at start than a check should spend; each is parsed when first looked up."""
+    raw_bytes = data.encode("utf-8") if isinstance(data, str) else data
+    head, found, body = raw_bytes.partition(_DOMAINS_OPEN)
+    lines = body.split(b"\n")
+    if not found or lines[-3:] != _DOMAINS_CLOSE:
         raise RegistryFileError(f"default registry: not a {FORMAT} document")
-    raw = json.loads(head.rstrip().rstrip(",") + "}")
+    del lines[-3:]
+    raw = json.loads(head.decode("utf-8").rstrip().rstrip(",") + "}")
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise RegistryFileError(f"default registry: not a {FORMAT} document")
-    lines = [line for line in body.splitlines() if line.startswith('"')]
     sources = tuple(_source_info(item) for item in raw["sources"])
     by_name = {s.name: s for s in sources}
     rules = tuple(
@@ -457,8 +465,7 @@ def parse_document(text: str) -> DefaultRegistry:
 def shipped_default() -> DefaultRegistry:
     """The shipped default registry, read once per process."""
     try:
-        text = files("icarus.reputation").joinpath(DEFAULT_RESOURCE).read_text(encoding="utf-8")
-        return parse_document(text)
+        return parse_document(files("icarus.reputation").joinpath(DEFAULT_RESOURCE).read_bytes())
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise RegistryFileError(f"shipped default registry: {exc}") from exc
 
