@@ -280,3 +280,31 @@ def test_the_cli_refuses_a_split_or_mode_it_does_not_have(
     result = runner.invoke(app, ["eval", name, "--data", str(dataset), "--judge", LEXICAL, *rest])
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_a_remembered_search_is_run_once_and_answers_alike(dataset: Path, tmp_path: Path) -> None:
+    from icarus.evaluation.runner import PooledChecker
+
+    evalset = averitec.load(dataset, retrieval="open")
+    judge = create_judge(LEXICAL)
+    policy, registry = load_policy("icarus@1.1"), default_registry()
+    results = []
+    for remember, folder in ((False, tmp_path / "plain"), (True, tmp_path / "remembered")):
+        folder.mkdir()
+        with PooledChecker(evalset.documents, folder, remember_searches=remember) as checker:
+            corpus_provider = getattr(checker.provider, "provider", checker.provider)
+            searched: list[object] = []
+            search = corpus_provider.search
+
+            def counted(
+                query: Any, limit: int, search: Any = search, searched: list[object] = searched
+            ) -> Any:
+                searched.append((query, limit))
+                return search(query, limit)
+
+            corpus_provider.search = counted  # type: ignore[method-assign]
+            services = checker.services(judge, policy, registry)
+            results.append([checker.check(case, services).result for case in evalset.cases * 2])
+            distinct = len(set(searched))
+            assert len(searched) == (distinct if remember else 2 * distinct)
+    assert results[0] == results[1]

@@ -259,3 +259,49 @@ def test_the_grid_rescores_one_set_of_answers(tmp_path: Path) -> None:
     kept, dropped = grid[0], grid[2]
     assert kept["decided"] == 2 and kept["right"] == 2 and kept["decided_precision"] == 1.0
     assert dropped["decided"] == 0 and dropped["decided_precision"] is None
+
+
+def test_the_grid_counts_open_retrieval_beside_gold_evidence(tmp_path: Path) -> None:
+    rows = [
+        {
+            "claim": f"The Varna bridge reopened in spring {2019 + n}.",
+            "label": "Supported",
+            "questions": [
+                {
+                    "question": "Q?",
+                    "answers": [
+                        {
+                            "answer": f"The Varna bridge reopened in spring {2019 + n}.",
+                            "source_url": f"https://www.reuters.com/{n}",
+                        },
+                        {
+                            "answer": f"Varna bridge traffic resumed in spring {2019 + n}.",
+                            "source_url": f"https://apnews.com/{n}",
+                        },
+                    ],
+                }
+            ],
+        }
+        for n in range(2)
+    ]
+    (tmp_path / averitec.FILE).write_text(json.dumps(rows), encoding="utf-8")
+    gold, opened = averitec.load(tmp_path), averitec.load(tmp_path, retrieval="open")
+    base = Fixed(Stance.SUPPORT, "0.70")
+    policy, registry = load_policy("icarus@1.1"), default_registry()
+    grid = score_grid(
+        gold,
+        base,
+        policy,
+        registry,
+        [Decimal("0.00"), Decimal("0.75")],
+        open_evalset=opened,
+        workdir=tmp_path,
+    )
+    kept, dropped = grid[0], grid[2]
+    assert set(kept["modes"]) == {"gold", "open"} and kept["claims"] == 4
+    assert kept["decided"] == sum(m["decided"] for m in kept["modes"].values())
+    assert kept["modes"]["gold"]["decided"] == 2 and kept["modes"]["open"]["decided"] >= 1
+    assert dropped["decided"] == 0
+    only_open = score_grid(None, base, policy, registry, [Decimal("0.00")], open_evalset=opened)
+    assert set(only_open[0]["modes"]) == {"open"}
+    assert only_open[0]["modes"]["open"] == kept["modes"]["open"]

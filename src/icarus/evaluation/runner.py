@@ -35,11 +35,19 @@ from icarus.judges import Judge, JudgeRequest, judge_all
 from icarus.judges.metrics import side_calls
 from icarus.judges.parallel import expect_requests
 from icarus.ledger import EvidenceItem, Ledger
-from icarus.pipeline.check import DOCUMENTS_PER_QUERY, CheckServices, check_claims
+from icarus.pipeline.check import DOCUMENTS_PER_QUERY, CheckOutput, CheckServices, check_claims
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
 from icarus.reputation import Registry
 from icarus.reputation.review import enqueue_from_result
-from icarus.research import LocalCorpus, LocalCorpusProvider, SearchHit, plan_queries
+from icarus.research import (
+    LocalCorpus,
+    LocalCorpusProvider,
+    PlannedQuery,
+    ProviderResult,
+    SearchHit,
+    SearchProvider,
+    plan_queries,
+)
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.scoring.icarus.engine import score_ledger
 
@@ -48,6 +56,7 @@ __all__ = [
     "MAX_RESEARCH_DOCUMENTS",
     "ClaimResult",
     "EvalReport",
+    "PooledChecker",
     "StanceResult",
     "blocker_codes",
     "run_evaluation",
@@ -329,35 +338,89 @@ def _check_cases(
     review_queue: Path | None,
 ) -> None:
     """Check every case of ``evalset`` as ``icarus check`` would, over a corpus of its documents only."""
-    corpus = LocalCorpus(folder / "corpus.sqlite")
-    try:
-        corpus.add([_write_documents(evalset.documents, folder / "documents.jsonl")])
-        services = CheckServices(
+    with PooledChecker(evalset.documents, folder) as checker:
+        services = checker.services(judge, policy, registry)
+        for case in evalset.cases:
+            started = time.perf_counter()
+            outcome = checker.check(case, services)
+            seconds = time.perf_counter() - started
+            if review_queue is not None:
+                enqueue_from_result(outcome.result, outcome.ledger, review_queue)
+            evidence, own, gold_found = checker.found(case, outcome.ledger)
+            _record(report, case, outcome.ledger, outcome.result, evidence, gold_found, seconds, own)
+            tick()
+
+
+class PooledChecker:
+    """The check over a corpus of a set's own documents (AVeriTeC with open retrieval): the documents are
+    indexed once under ``folder``; ``check`` runs ``pipeline.check.check_claims`` on one case's claim with
+    that corpus as the only search provider. With ``remember_searches``, each distinct search is run once
+    and its hits reused (the threshold selection rescores the same claims many times; the corpus never
+    changes, so a remembered search is the search)."""
+
+    def __init__(
+        self, documents: list[CorpusRecord], folder: Path, *, remember_searches: bool = False
+    ) -> None:
+        self.folder = folder
+        self.corpus = LocalCorpus(folder / "corpus.sqlite")
+        try:
+            self.corpus.add([_write_documents(documents, folder / "documents.jsonl")])
+        except BaseException:
+            self.corpus.close()
+            raise
+        plain = LocalCorpusProvider(self.corpus)
+        self.provider: SearchProvider = _RememberedSearches(plain) if remember_searches else plain
+        self.snapshots = SnapshotStore(folder / "snapshots")
+        self._doc_of_url = {document.url: document.doc_id for document in documents}
+
+    def __enter__(self) -> PooledChecker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.corpus.close()
+
+    def services(self, judge: Judge, policy: PolicyConfig, registry: Registry) -> CheckServices:
+        """The check's services: this corpus, no network, no store, a clock that never runs out."""
+        return CheckServices(
             judge=judge,
-            providers=[LocalCorpusProvider(corpus)],
+            providers=[self.provider],
             registry=registry,
-            snapshots=SnapshotStore(folder / "snapshots"),
+            snapshots=self.snapshots,
             policy=policy,
             max_claims=1,
             max_queries=MAX_QUERIES,
             max_documents_per_claim=MAX_RESEARCH_DOCUMENTS,
             clock=_never_late,
         )
-        doc_of_url = {document.url: document.doc_id for document in evalset.documents}
-        for case in evalset.cases:
-            started = time.perf_counter()
-            subject, claim = case_claim(case)
-            outcome = check_claims(subject, [claim], services, AS_OF)
-            seconds = time.perf_counter() - started
-            if review_queue is not None:
-                enqueue_from_result(outcome.result, outcome.ledger, review_queue)
-            found = [doc_of_url.get(item.url, "") for item in outcome.ledger.evidence]
-            own = sum(doc_id in case.relevant_docs for doc_id in found)
-            gold_found = bool(own) if case.relevant_docs else None
-            _record(report, case, outcome.ledger, outcome.result, len(found), gold_found, seconds, own)
-            tick()
-    finally:
-        corpus.close()
+
+    def check(self, case: ClaimCase, services: CheckServices) -> CheckOutput:
+        subject, claim = case_claim(case)
+        return check_claims(subject, [claim], services, AS_OF)
+
+    def found(self, case: ClaimCase, ledger: Ledger) -> tuple[int, int, bool | None]:
+        """Evidence items in ``ledger``, how many are from the case's own documents, and whether any is
+        (None when the case has none)."""
+        doc_ids = [self._doc_of_url.get(item.url, "") for item in ledger.evidence]
+        own = sum(doc_id in case.relevant_docs for doc_id in doc_ids)
+        return len(doc_ids), own, (bool(own) if case.relevant_docs else None)
+
+
+class _RememberedSearches:
+    """A search provider that runs each distinct (query, limit) once on ``provider`` and reuses the result."""
+
+    def __init__(self, provider: LocalCorpusProvider) -> None:
+        self.provider = provider
+        self.name = provider.name
+        self._results: dict[tuple[PlannedQuery, int], ProviderResult] = {}
+
+    def search(self, query: PlannedQuery, limit: int) -> ProviderResult:
+        key = (query, limit)
+        if key not in self._results:
+            self._results[key] = self.provider.search(query, limit)
+        return self._results[key]
 
 
 def _write_documents(documents: list[CorpusRecord], path: Path) -> Path:

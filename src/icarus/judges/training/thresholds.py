@@ -4,27 +4,32 @@
 trains nothing: the floors decide which of ``offline-minilm@2``'s support and refute answers count as
 calls (``icarus.judges.thresholded``). Steps:
 
-1. AVeriTeC's ``tune`` half (``icarus eval averitec --split tune``, gold evidence), which no shipped judge
-   was trained on, is scored once with the base judge; every answer is remembered, so each pair of floors
-   below rescores the same answers without asking the model again;
+1. AVeriTeC's ``tune`` half, which no shipped judge was trained on, is scored once with the base judge in
+   both of ``icarus eval averitec``'s modes (``--retrieval both``, the default): with its gold evidence,
+   and checked over the pooled answers of the half (open retrieval); every answer and every search is
+   remembered, so each pair of floors below rescores the same claims without asking the model again;
 2. every pair of floors on the grid ``FLOORS`` × ``FLOORS`` (0.00 keeps every call of that side) is scored
-   by the evaluation itself (``evaluation.runner.run_evaluation``) under the chosen policy and registry
-   (by default the default policy and the registry every check uses);
+   by the evaluation's own code (``evaluation.runner``) under the chosen policy and registry (by default
+   the default policy and the registry every check uses); the two modes' claims are counted together;
 3. of the pairs whose decided precision is at least ``--min-precision`` (default ``MIN_PRECISION``, the
    issue's target), the one that decides the most claims is kept; of equal ones the more precise, then
    the lower floors (they keep the most calls). If no pair reaches the target, the most precise pair that
    decides anything is kept and the record says the target was not met;
 4. the record keeps the floors, the base judge's calibration id, the data file's SHA-256, the policy and
-   registry, and every pair's counts, so the choice can be read and repeated.
+   registry, and every pair's counts per mode, so the choice can be read and repeated.
 
+Counting both modes is deliberate: with gold evidence alone the default registry lets only a handful of the
+tune claims be decided, too few to choose a floor for refutations on. The ``dev`` half measures the choice.
 Reruns on the same files with the same policy and registry give the same record.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
+import tempfile
 from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
@@ -41,6 +46,7 @@ SCRIPT_VERSION = "1"
 FLOORS: tuple[Decimal, ...] = (Decimal("0.00"), *(Decimal(f"0.{n}") for n in range(50, 100, 5)))
 """Candidate floors per side: none (0.00), then 0.50, 0.55, … 0.95."""
 MIN_PRECISION = Decimal("0.90")
+BOTH = "both"  # --retrieval: gold evidence and open retrieval, counted together
 UNDECIDED = "unverifiable"  # the published label of a claim left ❔
 WEIGHTS_DIR = Path(__file__).resolve().parents[1] / "weights"
 
@@ -66,33 +72,73 @@ class RememberingJudge:
         return list(self._attributions[request])
 
 
+def _tally(labels: Sequence[tuple[str, str]]) -> dict[str, int]:
+    """Claims, decided claims and right ones among (gold, published) labels."""
+    decided = [(gold, published) for gold, published in labels if published != UNDECIDED]
+    return {
+        "claims": len(labels),
+        "decided": len(decided),
+        "right": sum(gold == published for gold, published in decided),
+    }
+
+
 def score_grid(
-    evalset: Any, base: Judge, policy: Any, registry: Any, floors: Sequence[Decimal] = FLOORS
+    evalset: Any | None,
+    base: Judge,
+    policy: Any,
+    registry: Any,
+    floors: Sequence[Decimal] = FLOORS,
+    *,
+    open_evalset: Any | None = None,
+    workdir: Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Decided claims, right ones, coverage and decided precision for every pair of floors."""
-    from icarus.evaluation.runner import run_evaluation
+    """Claims, decided claims, right ones, coverage and decided precision for every pair of floors: on
+    ``evalset`` (gold evidence, scored by ``run_evaluation``) and on ``open_evalset`` (checked over its
+    pooled documents by ``runner.PooledChecker``), the two counted together and also kept apart under
+    ``modes``. Each distinct request is put to ``base`` once and each distinct search run once."""
+    from icarus.evaluation.runner import PooledChecker, run_evaluation
     from icarus.judges.thresholded import ThresholdedJudge
 
     remembered = RememberingJudge(base)
     rows = []
-    for support in floors:
-        for refute in floors:
-            thresholds = SideThresholds(support, refute, remembered.calibration_id, {})
-            judge = ThresholdedJudge(remembered, thresholds)
-            report = run_evaluation(evalset, judge, f"{PROVIDER}@{VERSION}", policy, registry)
-            decided = [c for c in report.claims if c.predicted != UNDECIDED]
-            right = sum(c.predicted == c.gold for c in decided)
-            rows.append(
-                {
-                    "support": str(support),
-                    "refute": str(refute),
-                    "claims": len(report.claims),
-                    "decided": len(decided),
-                    "right": right,
-                    "coverage": round(len(decided) / len(report.claims), 4) if report.claims else None,
-                    "decided_precision": round(right / len(decided), 4) if decided else None,
-                }
+    with contextlib.ExitStack() as stack:
+        checker = None
+        if open_evalset is not None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(dir=workdir)))
+            checker = stack.enter_context(
+                PooledChecker(open_evalset.documents, folder, remember_searches=True)
             )
+        for support in floors:
+            for refute in floors:
+                judge = ThresholdedJudge(
+                    remembered, SideThresholds(support, refute, remembered.calibration_id, {})
+                )
+                modes: dict[str, dict[str, int]] = {}
+                if evalset is not None:
+                    report = run_evaluation(evalset, judge, f"{PROVIDER}@{VERSION}", policy, registry)
+                    modes["gold"] = _tally([(c.gold, c.predicted) for c in report.claims])
+                if checker is not None and open_evalset is not None:
+                    services = checker.services(judge, policy, registry)
+                    labels = []
+                    for case in open_evalset.cases:
+                        published = checker.check(case, services).result["claims"][0]
+                        labels.append((case.gold.value, str(published["label"])))
+                    modes["open"] = _tally(labels)
+                claims = sum(m["claims"] for m in modes.values())
+                decided = sum(m["decided"] for m in modes.values())
+                right = sum(m["right"] for m in modes.values())
+                rows.append(
+                    {
+                        "support": str(support),
+                        "refute": str(refute),
+                        "claims": claims,
+                        "decided": decided,
+                        "right": right,
+                        "coverage": round(decided / claims, 4) if claims else None,
+                        "decided_precision": round(right / decided, 4) if decided else None,
+                        "modes": modes,
+                    }
+                )
     return rows
 
 
@@ -142,15 +188,30 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--min-precision", type=Decimal, default=MIN_PRECISION, help="decided precision target"
     )
+    parser.add_argument(
+        "--retrieval",
+        choices=(averitec.GOLD, averitec.OPEN, BOTH),
+        default=BOTH,
+        help="score the tune half with its gold evidence, by open retrieval, or both counted together",
+    )
     args = parser.parse_args(argv)
     console = Console(stderr=True)
     source = args.data / "averitec" / averitec.FILE
-    evalset = averitec.load(source, split=averitec.TUNE)
+    modes = (averitec.GOLD, averitec.OPEN) if args.retrieval == BOTH else (args.retrieval,)
+    gold = averitec.load(source, split=averitec.TUNE) if averitec.GOLD in modes else None
+    opened = (
+        averitec.load(source, split=averitec.TUNE, retrieval=averitec.OPEN)
+        if averitec.OPEN in modes
+        else None
+    )
     policy = load_policy(args.policy)
     registry = default_registry(*args.reputation)
     base = create_judge(BASE_JUDGE)
-    console.print(f"scoring {len(evalset.cases)} tune claims under {len(FLOORS) ** 2} pairs of floors")
-    rows = score_grid(evalset, base, policy, registry)
+    claims = len(gold.cases if gold is not None else opened.cases if opened is not None else [])
+    console.print(
+        f"scoring {claims} tune claims ({', '.join(modes)}) under {len(FLOORS) ** 2} pairs of floors"
+    )
+    rows = score_grid(gold, base, policy, registry, open_evalset=opened)
     best, met = choose(rows, args.min_precision)
     record = {
         "judge": f"{PROVIDER}@{VERSION}",
@@ -164,7 +225,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             "min_precision": str(args.min_precision),
             "target_met": met,
             "data": {"file": "averitec/dev.json", "sha256": _sha256(source), "split": averitec.TUNE},
-            "claims": len(evalset.cases),
+            "modes": list(modes),
+            "claims": claims,
             "policy": policy.ref,
             "registry": ["shipped manual records", "shipped default registry", *map(str, args.reputation)],
             "chosen": best,
