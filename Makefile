@@ -68,6 +68,7 @@ EVAL_REGISTRY := $(shell mktemp -u /tmp/icarus-eval-registry-XXXXXX.json)
 eval: $(STAMP)
 	$(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
 	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --retrieval open --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
 	$(BIN)/icarus eval scifact --data $(DATASETS)/scifact --limit 300 --seed 0 --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
 	$(BIN)/icarus eval healthver --data $(DATASETS)/healthver --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
 	$(BIN)/icarus eval wice --data $(DATASETS)/wice --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
