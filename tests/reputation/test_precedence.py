@@ -32,8 +32,11 @@ from icarus.reputation.default import (
 from icarus.reputation.entry import RegistryEntry
 from icarus.reputation.importers import (
     import_dotgov,
+    import_file,
     import_perennial,
     import_universities,
+    merge_registries,
+    write_registry,
 )
 from icarus.reputation.manual import default_registry, load_manual
 from icarus.reputation.merge import PRECEDENCE, merge_entries, merge_layers
@@ -240,9 +243,9 @@ def test_named_cases_keep_their_reviewed_record_under_the_real_imports(tmp_path:
     if missing:
         pytest.skip(f"datasets not found (they are not shipped with the project): {', '.join(missing)}")
     out = tmp_path / "imported.json"
-    for kind, path in files.items():
-        result = runner.invoke(registry_app, ["import", kind, str(path), "--out", str(out)])
-        assert result.exit_code == 0, result.output
+    write_registry(
+        merge_registries(*(import_file(kind, path, VALUES).entries for kind, path in files.items())), out
+    )
     _check_named([out])
 
 
