@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from decimal import Decimal as D
 
 import pytest
 
 from icarus.claims import extract_claims, extract_figures
+from icarus.claims.figures import MEASURE_WINDOW
 from icarus.claims.quantities import LEVELS, level_pair
 from icarus.ledger import Derivation, FieldName, Figure
 from icarus.scoring.icarus.statistics import (
@@ -251,3 +253,22 @@ def test_a_rounded_change_with_levels_is_not_misleading_and_has_no_caveat() -> N
 def test_H15_caveat_for_a_change_stated_without_levels() -> None:
     _, caveats = scored_label("There was a 40% drop in oil prices in Nigeria.", "icarus@1.1")
     assert any("numeric context missing" in caveat for caveat in caveats)
+
+
+# --- long claims ----------------------------------------------------------------------------------------
+
+
+def test_a_measure_key_reads_only_its_window_before_the_figure() -> None:
+    far = "Turnout " + "1 " * (MEASURE_WINDOW // 2 + 5) + "rose 5%"
+    assert one(far).measure == "percentage"  # the noun lies beyond the window
+    near = "Turnout " + "1 " * (MEASURE_WINDOW // 2 - 10) + "rose 5%"
+    assert one(near).measure == "turnout"
+
+
+def test_a_claim_of_ten_thousand_figures_is_read_in_linear_time() -> None:
+    # Reading every figure's noun phrase from the start of the claim took 35 s for 5,000 figures.
+    text = "1% " * 5_000 + "rose 5% from 40% to 45% " * 2_500
+    started = time.perf_counter()
+    found = figures(text)
+    assert len(found) == 7_500
+    assert time.perf_counter() - started < 20

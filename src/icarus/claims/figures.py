@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from decimal import Decimal
 
 from icarus.claims.quantities import LEVELS, NUMBER, PERCENT, POINTS, LevelPair, level_pair, to_decimal
@@ -74,11 +75,17 @@ _OTHER_CHANGE = "|".join(
     for word in f"{RISE_VERBS}|{FALL_VERBS}|{RISE_NOUNS}|{FALL_NOUNS}".split("|")
     if word not in ("up", "down")
 )
+# How far a change's "from A to B" may stand from it (characters between them), and the longest such phrase
+# looked back for when finding the levels before a change.
+MAX_LEVEL_GAP = 160
+_LEVELS_SPAN = 200
 _CHANGE_WORD = re.compile(rf"\b(?:{_OTHER_CHANGE})\b", re.IGNORECASE)
 _LEVEL = re.compile(rf"(?<![\w.,])(?P<n>{NUMBER}){PERCENT}", re.IGNORECASE)
 _FALLS = frozenset(FALL_VERBS.split("|")) | frozenset(FALL_NOUNS.split("|"))
 
 _TOKEN = re.compile(r"[^\W\d_][\w'’.-]*|\S")
+# How far before a figure its noun phrase is looked for (characters).
+MEASURE_WINDOW = 300
 _SKIP = frozenset(
     """the a an of for in on at to by its their his her our my your this that these those through across
     among with from per into over under about around nearly almost roughly some all total overall
@@ -103,14 +110,23 @@ def _clean(word: str) -> str:
 
 
 def measure_key(text: str, start: int, end: int, clause_start: int = 0) -> str:
-    """A measure key for a figure at ``text[start:end]`` from the noun phrase nearest to it."""
-    before = [m.group(0) for m in _TOKEN.finditer(text, clause_start, start)]
+    """A measure key for a figure at ``text[start:end]`` from the noun phrase nearest to it.
+
+    Only the ``MEASURE_WINDOW`` characters before the figure are read, so that a claim of thousands of
+    figures is read in linear time.
+    """
+    window = max(clause_start, start - MEASURE_WINDOW)
+    before = [m.group(0) for m in _TOKEN.finditer(text, window, start)]
+    if window > clause_start and before and not text[window - 1].isspace():
+        before = before[1:]  # the window may open inside a word
     collected: list[str] = []
     for raw in reversed(before):
         if raw in ",;:()[]—–" or raw in ".!?":
             if collected:
                 break
             continue
+        if len(raw) == 1 and raw.isascii() and not raw.isalpha():
+            continue  # a digit or a sign: what _clean would drop, without the cost
         word = _clean(raw)
         if not word or word.isdigit():
             continue
@@ -131,10 +147,10 @@ def measure_key(text: str, start: int, end: int, clause_start: int = 0) -> str:
 def after_phrase(text: str, end: int, leads: frozenset[str]) -> str:
     """A key from the words after ``text[:end]`` when a word of ``leads`` opens them ("45% of *voters*",
     "a 40% drop in *oil prices*"), or ``''``."""
-    after = [_clean(m.group(0)) for m in _TOKEN.finditer(text, end, min(len(text), end + 120))]
+    after = (_clean(m.group(0)) for m in _TOKEN.finditer(text, end, min(len(text), end + 120)))
     collected: list[str] = []
-    if after[:1] and after[0] in leads:
-        for word in after[1:]:
+    if next(after, "") in leads:
+        for word in after:
             if not word or word.isdigit() or word in _STOP or _is_verb(word) or (collected and word in _SKIP):
                 break
             if word not in _SKIP:
@@ -162,13 +178,35 @@ def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(0, b[0] - a[1], a[0] - b[1])
 
 
+def _levels_for(
+    change: re.Match[str],
+    levels: list[tuple[re.Match[str], LevelPair | None]],
+    used: set[int],
+    text: str,
+    points: bool,
+) -> tuple[int, re.Match[str], LevelPair] | None:
+    """The nearest unused like-for-like "from A to B" within ``MAX_LEVEL_GAP`` characters of the change
+    with no other change word between them (percentages only for a change in points), or None."""
+    starts = [found.start() for found, _ in levels]
+    low = bisect_left(starts, change.start() - MAX_LEVEL_GAP - _LEVELS_SPAN)
+    high = bisect_right(starts, change.end() + MAX_LEVEL_GAP)
+    nearby = [i for i in range(low, high) if _gap(levels[i][0].span(), change.span()) <= MAX_LEVEL_GAP]
+    for index in sorted(nearby, key=lambda i: _gap(levels[i][0].span(), change.span())):
+        found, pair = levels[index]
+        if index in used or pair is None or (points and pair.unit != "%"):
+            continue
+        between = (min(found.end(), change.end()), max(found.start(), change.start()))
+        if _CHANGE_WORD.search(text, *between):
+            continue
+        return index, found, pair
+    return None
+
+
 def extract_figures(text: str, start: int, end: int) -> list[Figure]:
     """Figures stated in the claim ``text[start:end]``, in order of position."""
     figures: list[tuple[int, Figure]] = []
     taken: list[tuple[int, int]] = []
-    levels: list[tuple[re.Match[str], LevelPair | None]] = [
-        (match, level_pair(match)) for match in LEVELS.finditer(text, start, end)
-    ]
+    levels = [(match, level_pair(match)) for match in LEVELS.finditer(text, start, end)]
     used_levels: set[int] = set()
 
     for change in _changes(text, start, end):
@@ -181,19 +219,13 @@ def extract_figures(text: str, start: int, end: int) -> list[Figure]:
         points = change.group("pts") is not None
         operands: list[Decimal] = []
         measure_at = change.start()
-        by_distance = sorted(range(len(levels)), key=lambda i: _gap(levels[i][0].span(), change.span()))
-        for index in by_distance:
-            found, pair = levels[index]
-            if index in used_levels or pair is None or (points and pair.unit != "%"):
-                continue
-            between = (min(found.end(), change.end()), max(found.start(), change.start()))
-            if _CHANGE_WORD.search(text, *between):
-                continue
-            operands = list(pair.operands)
+        found_pair = _levels_for(change, levels, used_levels, text, points)
+        if found_pair is not None:
+            index, levels_match, pair_read = found_pair
+            operands = list(pair_read.operands)
             used_levels.add(index)
-            taken.append(found.span())
-            measure_at = min(measure_at, found.start())
-            break
+            taken.append(levels_match.span())
+            measure_at = min(measure_at, levels_match.start())
         measure = ""
         if change.re is not _VERB_CHANGE:
             measure = after_phrase(text, change.end(), _NOUN_CHANGE_LEADS)
@@ -220,8 +252,11 @@ def extract_figures(text: str, start: int, end: int) -> list[Figure]:
             figures.append((span.start, Figure(measure=measure, value=side.number, unit="%", span=span)))
         taken.append(found.span())
 
+    covered = bytearray(end - start + 1)
+    for a, b in taken:
+        covered[a - start : b - start] = b"\x01" * (b - a)
     for level in _LEVEL.finditer(text, start, end):
-        if any(a <= level.start() < b for a, b in taken):
+        if covered[level.start() - start]:
             continue
         value = to_decimal(level.group("n"))
         if value is None:
