@@ -27,7 +27,7 @@ from tests.pipeline.conftest import UNREVIEWED, registry_without
 from tests.service.conftest import EXAMPLES, FakeClock, Providers, make_services
 from tests.service.test_runner import submit_sample
 
-WRITERS = 4
+WRITERS = 6
 DOMAINS = 30
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -241,3 +241,26 @@ def test_a_writer_holding_the_lock_keeps_the_others_waiting(
 class _Go:
     def wait(self) -> None:
         return None
+
+
+def test_a_worker_refuses_to_start_on_a_reputation_file_it_cannot_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from icarus.cli import app
+
+    broken = tmp_path / "broken.json"
+    broken.write_text("[{")
+    monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv(
+        "ICARUS_REPUTATION_FILES", f"{EXAMPLES / 'sample-corpus' / 'reputation.json'}:{broken}"
+    )
+    started: list[object] = []
+    monkeypatch.setattr("icarus.jobs.worker.run_worker", lambda *args: started.append(args))
+    refused = CliRunner().invoke(app, ["worker"])
+    assert refused.exit_code == 2, refused.output
+    assert "ICARUS_REPUTATION_FILES" in refused.output and str(broken) in refused.output
+    assert started == []
+    monkeypatch.setenv("ICARUS_REPUTATION_FILES", str(EXAMPLES / "sample-corpus" / "reputation.json"))
+    assert CliRunner().invoke(app, ["worker"]).exit_code == 0 and len(started) == 1
