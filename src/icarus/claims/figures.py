@@ -181,13 +181,14 @@ def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
 def _levels_for(
     change: re.Match[str],
     levels: list[tuple[re.Match[str], LevelPair | None]],
+    starts: list[int],
     used: set[int],
     text: str,
     points: bool,
 ) -> tuple[int, re.Match[str], LevelPair] | None:
     """The nearest unused like-for-like "from A to B" within ``MAX_LEVEL_GAP`` characters of the change
-    with no other change word between them (percentages only for a change in points), or None."""
-    starts = [found.start() for found, _ in levels]
+    with no other change word between them (percentages only for a change in points), or None.
+    ``starts`` are the levels' start offsets, in order."""
     low = bisect_left(starts, change.start() - MAX_LEVEL_GAP - _LEVELS_SPAN)
     high = bisect_right(starts, change.end() + MAX_LEVEL_GAP)
     nearby = [i for i in range(low, high) if _gap(levels[i][0].span(), change.span()) <= MAX_LEVEL_GAP]
@@ -207,6 +208,7 @@ def extract_figures(text: str, start: int, end: int) -> list[Figure]:
     figures: list[tuple[int, Figure]] = []
     taken: list[tuple[int, int]] = []
     levels = [(match, level_pair(match)) for match in LEVELS.finditer(text, start, end)]
+    starts = [match.start() for match, _ in levels]
     used_levels: set[int] = set()
 
     for change in _changes(text, start, end):
@@ -219,7 +221,7 @@ def extract_figures(text: str, start: int, end: int) -> list[Figure]:
         points = change.group("pts") is not None
         operands: list[Decimal] = []
         measure_at = change.start()
-        found_pair = _levels_for(change, levels, used_levels, text, points)
+        found_pair = _levels_for(change, levels, starts, used_levels, text, points)
         if found_pair is not None:
             index, levels_match, pair_read = found_pair
             operands = list(pair_read.operands)
