@@ -109,9 +109,11 @@ def _blockers(summary: Mapping[str, Any], title: str, path: Path) -> Path:
         counts = [groups[group]["codes"].get(code, 0) for code in codes]
         positions = [len(codes) - 1 - i + (0.5 - offset) * height for i in range(len(codes))]
         label = f"{group.replace('_', ' ')} (of {groups[group]['claims']})"
-        axes.barh(positions, counts, height=height, color=colour, label=label)
+        bars = axes.barh(positions, counts, height=height, color=colour, label=label)
+        axes.bar_label(bars, labels=[str(c) if c else "" for c in counts], padding=2, fontsize=7)
     axes.set_yticks(range(len(codes)), codes[::-1])
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.margins(x=0.08)  # room for the count written after each bar
     axes.set_xlabel("claims on which the blocker was listed")
     axes.set_title(f"{title}: blockers")
     if codes:
