@@ -29,7 +29,14 @@ from icarus.judges.thresholded import (
     thresholds_file,
 )
 from icarus.judges.trained import WeightsError
-from icarus.judges.training.thresholds import FLOORS, MIN_PRECISION, RememberingJudge, choose, score_grid
+from icarus.judges.training.thresholds import (
+    FLOORS,
+    MIN_DECIDED,
+    MIN_PRECISION,
+    RememberingJudge,
+    choose,
+    score_grid,
+)
 from icarus.ledger import Stance
 from icarus.reputation.manual import default_registry
 from icarus.scoring.icarus.config import load_policy
@@ -211,10 +218,11 @@ def _row(support: str, refute: str, decided: int, right: int) -> dict[str, Any]:
 def test_the_choice_is_the_widest_coverage_at_the_precision_target() -> None:
     rows = [
         _row("0.00", "0.00", 20, 17),  # 0.85: under the target
-        _row("0.60", "0.00", 10, 9),  # 0.90 exactly: meets it
-        _row("0.70", "0.00", 9, 9),  # more precise, fewer decided
+        _row("0.60", "0.00", 10, 9),  # 0.90 exactly on 10: meets it
+        _row("0.70", "0.00", 9, 9),  # more precise, but on fewer than MIN_DECIDED claims
         _row("0.65", "0.00", 10, 9),  # the same counts at higher floors: not chosen
     ]
+    assert MIN_DECIDED == 10
     assert choose(rows) == (rows[1], True)
 
 
@@ -223,10 +231,18 @@ def test_of_equal_coverage_the_more_precise_is_kept() -> None:
     assert choose(rows) == (rows[1], True)
 
 
-def test_without_a_pair_at_the_target_the_most_precise_deciding_pair_is_kept() -> None:
-    rows = [_row("0.00", "0.00", 20, 16), _row("0.80", "0.00", 9, 8), _row("0.90", "0.90", 0, 0)]
+def test_a_precision_on_too_few_decisions_does_not_meet_the_target() -> None:
+    rows = [_row("0.70", "0.00", 18, 16), _row("0.70", "0.70", 1, 1)]  # 0.89 on 18; 1.00 on 1
+    assert choose(rows) == (rows[0], False)
+    assert choose(rows, min_decided=1) == (rows[1], True)
+
+
+def test_without_a_pair_at_the_target_the_most_precise_pair_deciding_enough_is_kept() -> None:
+    rows = [_row("0.00", "0.00", 20, 16), _row("0.80", "0.00", 12, 10), _row("0.90", "0.90", 0, 0)]
     assert choose(rows) == (rows[1], False)
     assert choose(rows, Decimal("0.80")) == (rows[0], True)
+    few = [_row("0.80", "0.00", 3, 2), _row("0.90", "0.00", 2, 2), _row("0.95", "0.95", 0, 0)]
+    assert choose(few) == (few[1], False)  # none decides enough: the most precise that decides anything
 
 
 def test_the_grid_rescores_one_set_of_answers(tmp_path: Path) -> None:

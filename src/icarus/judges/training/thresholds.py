@@ -12,9 +12,10 @@ calls (``icarus.judges.thresholded``). Steps:
    by the evaluation's own code (``evaluation.runner``) under the chosen policy and registry (by default
    the default policy and the registry every check uses); the two modes' claims are counted together;
 3. of the pairs whose decided precision is at least ``--min-precision`` (default ``MIN_PRECISION``, the
-   issue's target), the one that decides the most claims is kept; of equal ones the more precise, then
-   the lower floors (they keep the most calls). If no pair reaches the target, the most precise pair that
-   decides anything is kept and the record says the target was not met;
+   issue's target) on at least ``--min-decided`` decided claims (default ``MIN_DECIDED``: a precision over
+   one or two decisions measures nothing), the one that decides the most claims is kept; of equal ones the
+   more precise, then the lower floors (they keep the most calls). If no pair reaches the target, the most
+   precise pair deciding at least that many claims is kept and the record says the target was not met;
 4. the record keeps the floors, the base judge's calibration id, the data file's SHA-256, the policy and
    registry, and every pair's counts per mode, so the choice can be read and repeated.
 
@@ -40,12 +41,15 @@ from rich.console import Console
 from icarus.judges.protocol import AttributionVerdict, Judge, JudgeRequest, StanceVerdict
 from icarus.judges.thresholded import BASE_JUDGE, PROVIDER, RECORD_NAME, VERSION, SideThresholds
 
-__all__ = ["FLOORS", "MIN_PRECISION", "choose", "main", "score_grid"]
+__all__ = ["FLOORS", "MIN_DECIDED", "MIN_PRECISION", "choose", "main", "score_grid"]
 
 SCRIPT_VERSION = "1"
 FLOORS: tuple[Decimal, ...] = (Decimal("0.00"), *(Decimal(f"0.{n}") for n in range(50, 100, 5)))
 """Candidate floors per side: none (0.00), then 0.50, 0.55, … 0.95."""
 MIN_PRECISION = Decimal("0.90")
+MIN_DECIDED = (
+    10  # decided claims (both modes together) a precision must rest on to count as meeting the target
+)
 BOTH = "both"  # --retrieval: gold evidence and open retrieval, counted together
 UNDECIDED = "unverifiable"  # the published label of a claim left ❔
 WEIGHTS_DIR = Path(__file__).resolve().parents[1] / "weights"
@@ -143,29 +147,33 @@ def score_grid(
 
 
 def choose(
-    rows: Sequence[dict[str, Any]], min_precision: Decimal = MIN_PRECISION
+    rows: Sequence[dict[str, Any]],
+    min_precision: Decimal = MIN_PRECISION,
+    min_decided: int = MIN_DECIDED,
 ) -> tuple[dict[str, Any], bool]:
-    """The row kept (module docstring, step 3) and whether it meets ``min_precision``. Precision is
-    compared exactly: right / decided ≥ min_precision as right ≥ min_precision × decided."""
+    """The row kept (module docstring, step 3) and whether it meets the target: decided precision at least
+    ``min_precision`` on at least ``min_decided`` decided claims (a precision over fewer measures little).
+    Precision is compared exactly: right / decided ≥ min_precision as right ≥ min_precision × decided.
+    Without such a row, the most precise row deciding at least ``min_decided`` claims is kept (then the
+    widest, then the lower floors), else the most precise row deciding anything."""
 
     def meets(row: dict[str, Any]) -> bool:
         decided = int(row["decided"])
-        return decided > 0 and Decimal(int(row["right"])) >= min_precision * decided
+        return decided >= min_decided and Decimal(int(row["right"])) >= min_precision * decided
 
     def floors(row: dict[str, Any]) -> tuple[Decimal, Decimal, Decimal]:
         support, refute = Decimal(row["support"]), Decimal(row["refute"])
         return support + refute, support, refute
 
     def precision(row: dict[str, Any]) -> Decimal:
-        return Decimal(row["right"]) / row["decided"] if row["decided"] else Decimal(-1)
+        return Decimal(int(row["right"])) / int(row["decided"]) if row["decided"] else Decimal(-1)
 
     feasible = [row for row in rows if meets(row)]
     if feasible:
-        best = min(feasible, key=lambda r: (-r["decided"], -precision(r), floors(r)))
-        return best, True
-    deciding = [row for row in rows if row["decided"]] or list(rows)
-    best = min(deciding, key=lambda r: (-precision(r), -r["decided"], floors(r)))
-    return best, False
+        return min(feasible, key=lambda r: (-r["decided"], -precision(r), floors(r))), True
+    enough = [row for row in rows if row["decided"] >= max(min_decided, 1)]
+    deciding = enough or [row for row in rows if row["decided"]] or list(rows)
+    return min(deciding, key=lambda r: (-precision(r), -r["decided"], floors(r))), False
 
 
 def _sha256(path: Path) -> str:
@@ -187,6 +195,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument(
         "--min-precision", type=Decimal, default=MIN_PRECISION, help="decided precision target"
+    )
+    parser.add_argument(
+        "--min-decided",
+        type=int,
+        default=MIN_DECIDED,
+        help="decided claims a precision must rest on to count as meeting the target",
     )
     parser.add_argument(
         "--retrieval",
@@ -212,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         f"scoring {claims} tune claims ({', '.join(modes)}) under {len(FLOORS) ** 2} pairs of floors"
     )
     rows = score_grid(gold, base, policy, registry, open_evalset=opened)
-    best, met = choose(rows, args.min_precision)
+    best, met = choose(rows, args.min_precision, args.min_decided)
     record = {
         "judge": f"{PROVIDER}@{VERSION}",
         "base": BASE_JUDGE,
@@ -220,9 +234,11 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "thresholds": {"support": best["support"], "refute": best["refute"]},
         "selection": {
             "script": f"icarus.judges.training.thresholds {SCRIPT_VERSION}",
-            "objective": "most decided claims with decided precision >= min_precision; then more precise; "
-            "then lower floors",
+            "objective": "most decided claims with decided precision >= min_precision on at least "
+            "min_decided decided claims; then more precise; then lower floors. Without one: the most precise "
+            "pair deciding at least min_decided claims",
             "min_precision": str(args.min_precision),
+            "min_decided": args.min_decided,
             "target_met": met,
             "data": {"file": "averitec/dev.json", "sha256": _sha256(source), "split": averitec.TUNE},
             "modes": list(modes),
