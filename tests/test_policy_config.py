@@ -8,6 +8,7 @@ from decimal import Decimal
 import pytest
 from pydantic import ValidationError
 
+from icarus.reputation.methodology import published_methodology
 from icarus.scoring.icarus.catalog import ALL_ENTRIES, GATES, RULES
 from icarus.scoring.icarus.config import KNOWN_FEATURES, POLICY_FILES, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.methodology import render_methodology
@@ -95,4 +96,16 @@ def test_published_methodology_pages_are_up_to_date(ref: str) -> None:
     from pathlib import Path
 
     page = Path(__file__).parents[1] / "docs" / "methodology" / f"{ref.replace('@', '-')}.md"
-    assert page.read_text() == render_methodology(load_policy(ref)), "regenerate with `icarus policy show`"
+    assert page.read_text() == published_methodology(load_policy(ref)), "regenerate with `icarus policy show`"
+
+
+@pytest.mark.parametrize("ref", sorted(POLICY_FILES))
+def test_published_methodology_lists_every_reputation_source_with_its_version(ref: str) -> None:
+    from icarus.reputation.default import sources_manifest
+
+    page = published_methodology(load_policy(ref))
+    assert page.startswith(render_methodology(load_policy(ref)))
+    for source in sources_manifest():
+        row = next(line for line in page.splitlines() if line.startswith(f"| {source.name}: "))
+        assert f"| {source.version} |" in row
+        assert source.licence.replace("|", "/") in row

@@ -24,7 +24,6 @@ from icarus.research.cli import corpus_app
 from icarus.scoring.evidenceverify.cli import evidence_verify_command
 from icarus.scoring.icarus.config import DEFAULT_POLICY, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.engine import score_ledger
-from icarus.scoring.icarus.methodology import render_methodology
 from icarus.scoring.lvf.cli import lvf_app
 from icarus.scoring.models_cli import compare_command, methodology_for, models_command, score_with_model
 from icarus.settings import Settings
@@ -171,7 +170,9 @@ def policy_show(
     except UnknownPolicyError as exc:
         _fail(str(exc))
         return
-    sys.stdout.write(render_methodology(config))
+    from icarus.reputation.methodology import published_methodology
+
+    sys.stdout.write(published_methodology(config))
 
 
 @policy_app.command("list")

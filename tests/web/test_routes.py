@@ -80,6 +80,15 @@ def test_methodology_pages_render_the_policy_markdown(stored: StoredChecks) -> N
     assert older.status_code == 200 and "icarus@1.0" in older.text
 
 
+def test_the_methodology_page_lists_the_reputation_sources_in_use(stored: StoredChecks) -> None:
+    from icarus.reputation.default import sources_manifest
+
+    page = client_for(stored).get("/methodology/icarus@1.1").text
+    assert "<h2>Reputation sources</h2>" in page
+    for source in sources_manifest():
+        assert source.version in page
+
+
 def test_pages_stay_out_of_the_openapi_schema(stored: StoredChecks) -> None:
     schema = client_for(stored).get("/openapi.json").json()
     assert not any(path.startswith(("/checks", "/methodology")) or path == "/" for path in schema["paths"])

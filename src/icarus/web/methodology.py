@@ -11,8 +11,8 @@ from functools import cache
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from icarus.reputation.methodology import published_methodology
 from icarus.scoring.icarus.config import PolicyConfig
-from icarus.scoring.icarus.methodology import render_methodology
 from icarus.web._env import environment
 from icarus.web.model import Links
 
@@ -31,7 +31,7 @@ def markdown_to_html(text: str) -> str:
 
 def render_methodology_page(config: PolicyConfig, links: Links | None = None) -> str:
     """The methodology of ``config`` as one HTML document."""
-    body = Markup(markdown_to_html(render_methodology(config)))
+    body = Markup(markdown_to_html(published_methodology(config)))
     return (
         environment()
         .get_template("methodology.html")
