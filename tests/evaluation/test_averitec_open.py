@@ -308,3 +308,29 @@ def test_a_remembered_search_is_run_once_and_answers_alike(dataset: Path, tmp_pa
             distinct = len(set(searched))
             assert len(searched) == (distinct if remember else 2 * distinct)
     assert results[0] == results[1]
+
+
+def test_open_retrieval_queues_review_requests_when_asked(tmp_path: Path) -> None:
+    from icarus.reputation.review import pending
+
+    said = "The port of Haldenport moved 4 million containers in 2025."
+    answers = [
+        {"answer": said, "source_url": "https://www.reuters.com/haldenport"},
+        {"answer": f"{said} the port said.", "source_url": "https://unknown-port-news.example/b"},
+    ]
+    rows = [
+        {"claim": said, "label": "Supported", "questions": [{"question": "How many?", "answers": answers}]}
+    ]
+    path = tmp_path / averitec.FILE
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    queue = tmp_path / "queue.jsonl"
+    evalset = averitec.load(path, retrieval="open")
+    run_evaluation(
+        evalset,
+        create_judge(LEXICAL),
+        LEXICAL,
+        load_policy("icarus@1.1"),
+        default_registry(),
+        review_queue=queue,
+    )
+    assert "unknown-port-news.example" in {item.domain for item in pending(queue)}
