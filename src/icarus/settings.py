@@ -114,7 +114,9 @@ class Settings(BaseSettings):
         description="Registered offline judge (name@version) used when no LLM endpoint is configured: "
         "offline-minilm@2 (MiniLM cross-encoder, figures read by rule), offline-cascade@1 (the embedding "
         "judge screens out unrelated passages, the cross-encoder judges the rest: about twice as fast), "
-        "offline-minilm@1 (the cross-encoder alone), offline-wordllama@1 (static embeddings) or "
+        "offline-minilm@3 (offline-minilm@2 with its support and refute answers under per-side confidence "
+        "floors answered neutral), offline-minilm@1 (the cross-encoder alone), offline-wordllama@1 (static "
+        "embeddings) or "
         "offline-lexical@1.",
     )
     llm_api_key: SecretStr | None = Field(default=None, description="API key for the LLM endpoint.")
