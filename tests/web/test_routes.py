@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from icarus.scoring.icarus.config import DEFAULT_POLICY
 from icarus.store import NotFound
 from icarus.web import RecentCheck, ReportPage, create_web_router, store_report_loader
 from tests.web.support import StoredChecks, recent_from, scored
@@ -75,7 +76,7 @@ def test_dashboard_lists_recent_checks_and_names_its_event_stream(stored: Stored
 def test_methodology_pages_render_the_policy_markdown(stored: StoredChecks) -> None:
     client = client_for(stored)
     page = client.get("/methodology").text
-    assert "<h1>How Icarus scores a claim \u2014 icarus@1.1</h1>" in page
+    assert f"<h1>How Icarus scores a claim \u2014 {DEFAULT_POLICY}</h1>" in page
     older = client.get("/methodology/icarus@1.0")
     assert older.status_code == 200 and "icarus@1.0" in older.text
 

@@ -224,7 +224,7 @@ POLICY_FILES = {
     "icarus@1.1": "icarus-1.1.json",
     "icarus@1.2": "icarus-1.2.json",
 }
-DEFAULT_POLICY = "icarus@1.1"
+DEFAULT_POLICY = "icarus@1.2"
 
 
 class UnknownPolicyError(KeyError):
