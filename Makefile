@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-cascade select-judge-thresholds serve
+.PHONY: run test bench lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-cascade select-judge-thresholds select-judge-relevance serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,10 @@ train-judge-cascade: $(STAMP)
 # writes src/icarus/judges/weights/offline-minilm-3.json. Trains nothing; about two minutes.
 select-judge-thresholds: $(STAMP)
 	$(BIN)/python -m icarus.judges.training.thresholds --data $(DATASETS)
+
+# offline-minilm@4's support floor and relevance gate, chosen on AVeriTeC's tune half (docs/evaluation.md).
+select-judge-relevance: $(STAMP)
+	$(BIN)/python -m icarus.judges.training.relevance --data $(DATASETS) --policy icarus@1.2
 
 # Measure every evaluation set on the public data and regenerate docs/evaluation/ (numbers, Markdown, PNGs).
 # EVAL_JUDGE=NAME@VER picks another judge than the registry's offline default. Sets too slow to run whole

@@ -6,7 +6,9 @@ fine-tuned cross-encoder, which beats the embedding and lexical judges on the he
 targets are set on (docs/evaluation.md, "Stance judges"), in its second version: the same model with the
 claim's figures and their directions read by rule (``figures``). The older judges stay registered under
 their names. ``offline-minilm@3`` is ``offline-minilm@2`` with per-side confidence floors under which a
-side call is answered neutral (``judges.thresholded``), chosen for verdict precision on a held-out set.
+side call is answered neutral (``judges.thresholded``), chosen for verdict precision on a held-out set;
+``offline-minilm@4`` adds a relevance gate: side calls on passages not about the claim's subject are
+answered neutral (``judges.relevance``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import Judge
+from icarus.judges.relevance import RelevanceJudge
 from icarus.judges.thresholded import ThresholdedJudge
 from icarus.judges.trained import OfflineWordLlamaJudge, WeightsError
 from icarus.settings import Settings
@@ -30,6 +33,7 @@ __all__ = [
     "LEXICAL_JUDGE",
     "MINILM_FIGURES_JUDGE",
     "MINILM_JUDGE",
+    "MINILM_RELEVANCE_JUDGE",
     "MINILM_THRESHOLDED_JUDGE",
     "OFFLINE_JUDGE",
     "OPENAI_COMPATIBLE_JUDGE",
@@ -45,6 +49,7 @@ WORDLLAMA_JUDGE = "offline-wordllama@1"
 MINILM_JUDGE = "offline-minilm@1"
 MINILM_FIGURES_JUDGE = "offline-minilm@2"
 MINILM_THRESHOLDED_JUDGE = "offline-minilm@3"
+MINILM_RELEVANCE_JUDGE = "offline-minilm@4"
 CASCADE_JUDGE = "offline-cascade@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
 DEFAULT_OFFLINE_JUDGE = MINILM_FIGURES_JUDGE
@@ -78,6 +83,10 @@ def _minilm_thresholded(settings: Settings) -> Judge:
     return ThresholdedJudge()
 
 
+def _minilm_relevance(settings: Settings) -> Judge:
+    return RelevanceJudge()
+
+
 def _cascade(settings: Settings) -> Judge:
     return OfflineCascadeJudge()
 
@@ -102,6 +111,7 @@ JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
         MINILM_JUDGE: _minilm,
         MINILM_FIGURES_JUDGE: _minilm_figures,
         MINILM_THRESHOLDED_JUDGE: _minilm_thresholded,
+        MINILM_RELEVANCE_JUDGE: _minilm_relevance,
         CASCADE_JUDGE: _cascade,
         OPENAI_COMPATIBLE_JUDGE: _openai_compatible,
     }
