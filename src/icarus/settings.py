@@ -116,7 +116,7 @@ class Settings(BaseSettings):
         "judge screens out unrelated passages, the cross-encoder judges the rest: about twice as fast), "
         "offline-minilm@3 (offline-minilm@2 with its support and refute answers under per-side confidence "
         "floors answered neutral), offline-minilm@4 (offline-minilm@2 behind a support floor, its side "
-        "calls on passages that share none of the claim's names and numbers answered neutral), "
+        "calls on passages not about the claim's subject answered neutral), "
         "offline-minilm@1 (the cross-encoder alone), offline-wordllama@1 (static "
         "embeddings) or "
         "offline-lexical@1.",
