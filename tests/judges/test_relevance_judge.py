@@ -262,3 +262,13 @@ def test_the_grid_gates_open_retrieval_pages_about_other_claims(tmp_path: Path) 
     assert all(r["modes"]["open"]["claims"] == 2 for r in got)
     asked = base.asked
     assert asked > 0 and len(reader._seen) <= asked  # each request read once for both points
+
+
+def test_the_shipped_gate_passes_a_page_about_the_claim_and_stops_one_about_something_else() -> None:
+    gate = load_gate()
+    about = measure(_request("Burisma appointed Hunter Biden to its board in 2014."))
+    other = measure(_request("The mayor of Springfield denied the report about the bridge."))
+    bare = measure(_request("No, there is no record of that."))  # a bare answer: what the gate costs
+    assert about.similarity > Decimal("0.5") and passes(about, gate)
+    assert other.similarity < Decimal("0.1") and not passes(other, gate)
+    assert not passes(bare, gate)
