@@ -272,3 +272,20 @@ def test_the_shipped_gate_passes_a_page_about_the_claim_and_stops_one_about_some
     assert about.similarity > Decimal("0.5") and passes(about, gate)
     assert other.similarity < Decimal("0.1") and not passes(other, gate)
     assert not passes(bare, gate)
+
+
+def test_many_requests_share_the_base_judges_twin_behind_the_same_gate() -> None:
+    class Twinned(Fixed):
+        def parallel_worker(self, requests: int) -> tuple[Any, int]:
+            return Fixed(Stance.REFUTE, "0.9"), 2
+
+    def reader(request: JudgeRequest) -> Relevance:
+        return measure(request, _no_similarity)
+
+    judge = RelevanceJudge(Twinned(Stance.SUPPORT, "0.9"), _gate(1), reader)
+    worker, threads = judge.parallel_worker(100)
+    assert threads == 2 and isinstance(worker, RelevanceJudge) and worker is not judge
+    assert worker.stance(_request("A gas company hired a lawyer.")).stance is Stance.NEUTRAL
+    assert worker.stance(_request("Burisma hired Hunter Biden.")).stance is Stance.REFUTE
+    assert judge.parallel_worker(100)[0] is worker
+    assert RelevanceJudge(Fixed(Stance.SUPPORT, "0.9"), _gate(1), reader).parallel_worker(100)[1] == 1
