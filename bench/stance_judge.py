@@ -29,6 +29,8 @@ from icarus.judges.registry import (
     LEXICAL_JUDGE,
     MINILM_FIGURES_JUDGE,
     MINILM_JUDGE,
+    MINILM_RELEVANCE_JUDGE,
+    MINILM_THRESHOLDED_JUDGE,
     WORDLLAMA_JUDGE,
     create_judge,
 )
@@ -61,6 +63,13 @@ def _shipped_bytes(name: str) -> int:
     screened judge needs both of its components')."""
     if name in (MINILM_JUDGE, MINILM_FIGURES_JUDGE):
         return sum(path.stat().st_size for path in weight_files())
+    if name in (MINILM_THRESHOLDED_JUDGE, MINILM_RELEVANCE_JUDGE):
+        # A floor (and a gate) over the cross-encoder: its small record and the model. The gate's similarity
+        # reads the WordLlama table the cross-encoder already reads to choose passages (in the wordllama
+        # package, counted as for offline-minilm@2: not at all).
+        weights = Path(__file__).resolve().parents[1] / "src" / "icarus" / "judges" / "weights"
+        record = weights / f"{name.replace('@', '-')}.json"
+        return record.stat().st_size + _shipped_bytes(MINILM_FIGURES_JUDGE)
     if name == CASCADE_JUDGE:
         parameters = parameters_file().stat().st_size
         return parameters + _shipped_bytes(MINILM_FIGURES_JUDGE) + _shipped_bytes(WORDLLAMA_JUDGE)
@@ -68,8 +77,11 @@ def _shipped_bytes(name: str) -> int:
         return 0
     weights = Path(__file__).resolve().parents[1] / "src" / "icarus" / "judges" / "weights"
     own = [p for p in weights.iterdir() if p.name.startswith("offline-wordllama-")]
-    embeddings = Path(wordllama.__file__).parent / "weights" / "l2_supercat_256.safetensors"
-    return sum(p.stat().st_size for p in own) + embeddings.stat().st_size
+    return sum(p.stat().st_size for p in own) + _embedding_table().stat().st_size
+
+
+def _embedding_table() -> Path:
+    return Path(wordllama.__file__).parent / "weights" / "l2_supercat_256.safetensors"
 
 
 def _stance(judge: Judge, request: JudgeRequest) -> object:
@@ -91,7 +103,15 @@ def _judges() -> list[tuple[str, Judge]]:
     the same run, for what running them as signed bytes gains on CPUs with VNNI (judges.signed_products)."""
     judges = [
         (name, create_judge(name))
-        for name in (LEXICAL_JUDGE, WORDLLAMA_JUDGE, MINILM_JUDGE, MINILM_FIGURES_JUDGE, CASCADE_JUDGE)
+        for name in (
+            LEXICAL_JUDGE,
+            WORDLLAMA_JUDGE,
+            MINILM_JUDGE,
+            MINILM_FIGURES_JUDGE,
+            MINILM_THRESHOLDED_JUDGE,
+            MINILM_RELEVANCE_JUDGE,
+            CASCADE_JUDGE,
+        )
     ]
     unsigned = OfflineMiniLMJudge(load_weights(signed=False), read_figures=True)
     return [*judges, (f"{MINILM_FIGURES_JUDGE} {UNSIGNED_LABEL}", unsigned)]
@@ -100,6 +120,9 @@ def _judges() -> list[tuple[str, Judge]]:
 def _signed_products(judge: Judge) -> bool:
     if isinstance(judge, OfflineCascadeJudge):
         return _signed_products(judge.decider)
+    base = getattr(judge, "base", None)  # a floor or a gate over another judge
+    if base is not None:
+        return _signed_products(base)
     return isinstance(judge, OfflineMiniLMJudge) and judge.weights.scorer.signed_products
 
 

@@ -110,16 +110,14 @@ class Settings(BaseSettings):
         "or an evaluation has many to ask.",
     )
     offline_judge: str = Field(
-        default="offline-minilm@2",
+        default="offline-minilm@4",
         description="Registered offline judge (name@version) used when no LLM endpoint is configured: "
-        "offline-minilm@2 (MiniLM cross-encoder, figures read by rule), offline-cascade@1 (the embedding "
-        "judge screens out unrelated passages, the cross-encoder judges the rest: about twice as fast), "
-        "offline-minilm@3 (offline-minilm@2 with its support and refute answers under per-side confidence "
-        "floors answered neutral), offline-minilm@4 (offline-minilm@2 behind a support floor, its side "
-        "calls on passages not about the claim's subject answered neutral), "
-        "offline-minilm@1 (the cross-encoder alone), offline-wordllama@1 (static "
-        "embeddings) or "
-        "offline-lexical@1.",
+        "offline-minilm@4 (the default: the MiniLM cross-encoder with figures read by rule, behind a support "
+        "floor, its side calls on passages not about the claim's subject answered neutral), offline-minilm@3 "
+        "(the same floor without the relevance gate), offline-minilm@2 (the cross-encoder with figures read "
+        "by rule, every side call kept), offline-cascade@1 (the embedding judge screens out unrelated "
+        "passages, the cross-encoder judges the rest: about twice as fast), offline-minilm@1 (the "
+        "cross-encoder alone), offline-wordllama@1 (static embeddings) or offline-lexical@1.",
     )
     llm_api_key: SecretStr | None = Field(default=None, description="API key for the LLM endpoint.")
     x_bearer_token: SecretStr | None = Field(

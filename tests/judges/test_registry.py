@@ -11,7 +11,13 @@ from typer.testing import CliRunner
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
-from icarus.judges.registry import JUDGES, JudgeConfigError, create_judge, judge_from_settings
+from icarus.judges.registry import (
+    DEFAULT_OFFLINE_JUDGE,
+    JUDGES,
+    JudgeConfigError,
+    create_judge,
+    judge_from_settings,
+)
 from icarus.judges.trained import OfflineWordLlamaJudge
 from icarus.settings import Settings
 
@@ -31,9 +37,16 @@ def test_registry_contents_are_pinned() -> None:
         JUDGES["x@1"] = JUDGES["offline-lexical@1"]  # type: ignore[index]
 
 
-def test_the_cross_encoder_judges_by_default() -> None:
-    assert isinstance(judge_from_settings(Settings(llm_base_url=None, llm_model=None)), OfflineMiniLMJudge)
-    assert isinstance(judge_from_settings(Settings(llm_base_url="http://127.0.0.1:1/v1")), OfflineMiniLMJudge)
+def test_the_cross_encoder_behind_the_relevance_gate_judges_by_default() -> None:
+    from icarus.judges.relevance import RelevanceJudge
+
+    for settings in (
+        Settings(llm_base_url=None, llm_model=None),
+        Settings(llm_base_url="http://127.0.0.1:1/v1"),
+    ):
+        judge = judge_from_settings(settings)
+        assert isinstance(judge, RelevanceJudge)
+        assert isinstance(judge.base, OfflineMiniLMJudge)
 
 
 def test_llm_when_endpoint_and_model_are_set() -> None:
@@ -65,8 +78,8 @@ def test_unknown_name_and_missing_settings_are_clear_errors() -> None:
 def test_the_offline_judge_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     from icarus.judges.registry import DEFAULT_OFFLINE_JUDGE
 
-    assert Settings().offline_judge == DEFAULT_OFFLINE_JUDGE == "offline-minilm@2"
-    assert judge_from_settings(Settings()).provenance.version == "2"  # type: ignore[attr-defined]
+    assert Settings().offline_judge == DEFAULT_OFFLINE_JUDGE == "offline-minilm@4"
+    assert judge_from_settings(Settings()).provenance.version == "4"  # type: ignore[attr-defined]
     monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@1")
     assert isinstance(judge_from_settings(Settings()), OfflineLexicalJudge)
     monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@7")
@@ -90,5 +103,5 @@ def test_unusable_weights_are_a_clear_error_naming_the_judge(
     monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path))
     result = CliRunner().invoke(app, ["check", "Traffic fell 12% in October."])
     assert result.exit_code == 2
-    assert "error: judge offline-minilm@2 cannot be used" in result.output
+    assert f"error: judge {DEFAULT_OFFLINE_JUDGE} cannot be used" in result.output
     assert isinstance(create_judge("offline-lexical@1"), OfflineLexicalJudge)  # the way out still works

@@ -52,7 +52,7 @@ MINILM_THRESHOLDED_JUDGE = "offline-minilm@3"
 MINILM_RELEVANCE_JUDGE = "offline-minilm@4"
 CASCADE_JUDGE = "offline-cascade@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
-DEFAULT_OFFLINE_JUDGE = MINILM_FIGURES_JUDGE
+DEFAULT_OFFLINE_JUDGE = MINILM_RELEVANCE_JUDGE
 OFFLINE_JUDGE = DEFAULT_OFFLINE_JUDGE
 """The offline judge used when no LLM endpoint is configured (kept under its older name for callers)."""
 
