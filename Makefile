@@ -91,11 +91,12 @@ eval: $(STAMP)
 	rm -f $(EVAL_REGISTRY) $(EVAL_REGISTRY).history.jsonl
 	$(MAKE) eval-splits
 
-# AVeriTeC's tune and dev halves, gold evidence and open retrieval, for the default judge and offline-minilm@3
-# (whose floors were chosen on tune), with the gold-label ceiling; the judges' side calls by confidence; and
+# AVeriTeC's tune and dev halves, gold evidence and open retrieval, for the base judge (offline-minilm@2), and
+# offline-minilm@3 and @4 (whose floors and gate were chosen on tune), with the gold-label ceiling; the judges'
+# side calls by confidence; and
 # offline-minilm@3 on Climate-FEVER and SciFact beside the default judge's runs above.
 SPLIT_OUT := $(EVAL_OUT)/averitec-splits
-SPLIT_JUDGES := $(if $(EVAL_JUDGE),$(EVAL_JUDGE),offline-minilm@2) offline-minilm@3
+SPLIT_JUDGES := $(if $(EVAL_JUDGE),$(EVAL_JUDGE),offline-minilm@2) offline-minilm@3 offline-minilm@4
 eval-splits: $(STAMP)
 	for judge in $(SPLIT_JUDGES); do for split in tune dev; do for retrieval in gold open; do \
 	  $(BIN)/icarus eval averitec --data $(DATASETS)/averitec --split $$split --retrieval $$retrieval --judge $$judge \
