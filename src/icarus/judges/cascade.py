@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -35,7 +34,15 @@ from icarus.judges.calibration import Calibration
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.figures import figure_side
 from icarus.judges.offline import parsed_attribution_verdicts
-from icarus.judges.protocol import AttributionVerdict, Judge, JudgeRequest, StanceVerdict, to_confidence
+from icarus.judges.parallel import WrappedTwin
+from icarus.judges.protocol import (
+    AttributionVerdict,
+    Judge,
+    JudgeRequest,
+    StanceVerdict,
+    component_answer,
+    to_confidence,
+)
 from icarus.judges.quarantine import quarantine
 from icarus.judges.trained import OfflineWordLlamaJudge, WeightsError, candidate_passages
 from icarus.ledger.judgments import JudgeProvenance, Stance
@@ -153,8 +160,7 @@ class OfflineCascadeJudge:
         self.provenance = JudgeProvenance(
             provider=PROVIDER, version=VERSION, calibration_id=self.calibration_id
         )
-        self._worker: OfflineCascadeJudge | None = None
-        self._worker_lock = threading.Lock()
+        self._twin = WrappedTwin(self._with_decider)
 
     def __repr__(self) -> str:
         return f"OfflineCascadeJudge({PROVIDER}@{VERSION}, threshold={self.parameters.threshold})"
@@ -162,14 +168,11 @@ class OfflineCascadeJudge:
     def parallel_worker(self, requests: int) -> tuple[Judge, int]:
         """The decider's twin (``judges.parallel``) behind the same screen, which keeps no state between
         requests and so may be shared by threads."""
-        decider, workers = self.decider.parallel_worker(requests)
-        if decider is self.decider:
-            return self, workers
-        with self._worker_lock:
-            if self._worker is None:
-                assert isinstance(decider, OfflineMiniLMJudge)
-                self._worker = OfflineCascadeJudge(self.screen, decider, self.parameters)
-        return self._worker, workers
+        return self._twin.plan(self, self.decider, requests)
+
+    def _with_decider(self, decider: Judge) -> OfflineCascadeJudge:
+        assert isinstance(decider, OfflineMiniLMJudge)
+        return OfflineCascadeJudge(self.screen, decider, self.parameters)
 
     def stance(self, request: JudgeRequest) -> StanceVerdict:
         screened = self.screen.stance(request)
@@ -193,11 +196,11 @@ class OfflineCascadeJudge:
         raw: dict[str, Any] = {
             "branch": branch,
             "threshold": self.parameters.threshold,
-            "screen": _raw_of(screened),
+            "screen": component_answer(screened, float),
             "stated_confidence": float(verdict.confidence),
         }
         if decided is not None:
-            raw["decider"] = _raw_of(decided)
+            raw["decider"] = component_answer(decided, float)
         if verdict.failure is not None:
             confidence = Decimal(0)
         else:
@@ -218,17 +221,3 @@ class OfflineCascadeJudge:
 
     def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
         return parsed_attribution_verdicts(request, PROVIDER, VERSION, self.calibration_id)
-
-
-def _raw_of(verdict: StanceVerdict) -> dict[str, Any]:
-    """A component's answer as the cascade records it: who, what, how sure, and its own raw answer."""
-    try:
-        answer: Any = json.loads(verdict.raw_answer)
-    except json.JSONDecodeError:
-        answer = verdict.raw_answer
-    return {
-        "judge": f"{verdict.provider}@{verdict.version}",
-        "stance": verdict.stance.value,
-        "confidence": float(verdict.confidence),
-        "answer": answer,
-    }

@@ -17,13 +17,14 @@ shipped judges).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol, TypeVar, runtime_checkable
 
 from icarus.judges.protocol import Judge
 
-__all__ = ["ParallelJudge", "expect_requests", "judge_all", "worker_plan"]
+__all__ = ["ParallelJudge", "WrappedTwin", "expect_requests", "judge_all", "worker_plan"]
 
 Input = TypeVar("Input")
 Result = TypeVar("Result")
@@ -37,6 +38,31 @@ class ParallelJudge(Protocol):
         """For ``requests`` requests at once: the judge the worker threads share, and how many threads are
         worth running (1 when setting threads up would cost more than it saves)."""
         ...
+
+
+class WrappedTwin:
+    """For a judge wrapped around a base judge: the same wrapper around the base's parallel twin, built once
+    (``wrap(twin)``) and then shared. A wrapper that keeps no state between requests may be used by the
+    twin's threads as it is."""
+
+    def __init__(self, wrap: Callable[[Judge], Judge]) -> None:
+        self._wrap = wrap
+        self._twin: Judge | None = None
+        self._lock = threading.Lock()
+
+    def plan(self, wrapper: Judge, base: Judge, requests: int) -> tuple[Judge, int]:
+        """``wrapper``'s ``parallel_worker``: itself with one thread when ``base`` does not opt in, itself with
+        ``base``'s threads when ``base`` shares itself, else the wrapped twin."""
+        ask = getattr(base, "parallel_worker", None)
+        if ask is None:
+            return wrapper, 1
+        worker, threads = ask(requests)
+        if worker is base:
+            return wrapper, threads
+        with self._lock:
+            if self._twin is None:
+                self._twin = self._wrap(worker)
+        return self._twin, threads
 
 
 def worker_plan(judge: Judge, requests: int) -> tuple[Judge, int]:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal
 from enum import StrEnum
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -37,7 +37,9 @@ __all__ = [
     "JudgeRequest",
     "Recorder",
     "StanceVerdict",
+    "component_answer",
     "failed_stance",
+    "parsed_raw_answer",
     "prompt_hash",
     "to_attribution",
     "to_claim_judgment",
@@ -179,6 +181,25 @@ def to_confidence(value: float | Decimal) -> Decimal:
         return Decimal("0.00")
     number = min(max(number, Decimal(0)), Decimal(1))
     return number.quantize(_CONFIDENCE_STEP, rounding=ROUND_FLOOR)
+
+
+def parsed_raw_answer(verdict: StanceVerdict) -> Any:
+    """A verdict's raw answer as a judge wrapped around it records it: the JSON it holds, else the text."""
+    try:
+        return json.loads(verdict.raw_answer)
+    except json.JSONDecodeError:
+        return verdict.raw_answer
+
+
+def component_answer(verdict: StanceVerdict, confidence: Callable[[Decimal], Any]) -> dict[str, Any]:
+    """A component judge's answer as the judge wrapped around it records it: who, what, how sure (written
+    by ``confidence``) and its own raw answer."""
+    return {
+        "judge": f"{verdict.provider}@{verdict.version}",
+        "stance": verdict.stance.value,
+        "confidence": confidence(verdict.confidence),
+        "answer": parsed_raw_answer(verdict),
+    }
 
 
 def prompt_hash(payload: object) -> str:

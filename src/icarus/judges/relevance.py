@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -41,7 +40,15 @@ from typing import Any
 
 from icarus.judges import text as tx
 from icarus.judges.offline import parsed_attribution_verdicts
-from icarus.judges.protocol import AttributionVerdict, Judge, JudgeRequest, StanceVerdict, to_confidence
+from icarus.judges.parallel import WrappedTwin
+from icarus.judges.protocol import (
+    AttributionVerdict,
+    Judge,
+    JudgeRequest,
+    StanceVerdict,
+    parsed_raw_answer,
+    to_confidence,
+)
 from icarus.judges.thresholded import SideThresholds, ThresholdedJudge
 from icarus.judges.trained import WeightsError
 from icarus.ledger.judgments import JudgeProvenance, Stance
@@ -245,8 +252,7 @@ class RelevanceJudge:
         self.provenance = JudgeProvenance(
             provider=PROVIDER, version=VERSION, calibration_id=self.calibration_id
         )
-        self._worker: RelevanceJudge | None = None
-        self._worker_lock = threading.Lock()
+        self._twin = WrappedTwin(lambda worker: RelevanceJudge(worker, self.gate, self.reader))
 
     def __repr__(self) -> str:
         return (
@@ -256,23 +262,11 @@ class RelevanceJudge:
 
     def parallel_worker(self, requests: int) -> tuple[Judge, int]:
         """The base judge's twin (``judges.parallel``) behind the same floor and gate, which hold no state."""
-        plan = getattr(self.base, "parallel_worker", None)
-        if plan is None:
-            return self, 1
-        worker, threads = plan(requests)
-        if worker is self.base:
-            return self, threads
-        with self._worker_lock:
-            if self._worker is None:
-                self._worker = RelevanceJudge(worker, self.gate, self.reader)
-        return self._worker, threads
+        return self._twin.plan(self, self.base, requests)
 
     def stance(self, request: JudgeRequest) -> StanceVerdict:
         verdict = self.floored.stance(request)
-        try:
-            raw: dict[str, Any] = {"floored": json.loads(verdict.raw_answer)}
-        except json.JSONDecodeError:
-            raw = {"floored": verdict.raw_answer}
+        raw: dict[str, Any] = {"floored": parsed_raw_answer(verdict)}
         update: dict[str, Any] = {
             "provider": PROVIDER,
             "version": VERSION,

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
@@ -32,7 +31,15 @@ from typing import Any
 
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.offline import parsed_attribution_verdicts
-from icarus.judges.protocol import AttributionVerdict, Judge, JudgeRequest, StanceVerdict, to_confidence
+from icarus.judges.parallel import WrappedTwin
+from icarus.judges.protocol import (
+    AttributionVerdict,
+    Judge,
+    JudgeRequest,
+    StanceVerdict,
+    component_answer,
+    to_confidence,
+)
 from icarus.judges.trained import WeightsError
 from icarus.ledger.judgments import JudgeProvenance, Stance
 
@@ -137,8 +144,7 @@ class ThresholdedJudge:
         self.provenance = JudgeProvenance(
             provider=PROVIDER, version=VERSION, calibration_id=self.calibration_id
         )
-        self._worker: ThresholdedJudge | None = None
-        self._worker_lock = threading.Lock()
+        self._twin = WrappedTwin(lambda worker: ThresholdedJudge(worker, self.thresholds))
 
     def __repr__(self) -> str:
         return (
@@ -148,20 +154,11 @@ class ThresholdedJudge:
 
     def parallel_worker(self, requests: int) -> tuple[Judge, int]:
         """The base judge's twin (``judges.parallel``) behind the same floors, which hold no state."""
-        plan = getattr(self.base, "parallel_worker", None)
-        if plan is None:
-            return self, 1
-        worker, threads = plan(requests)
-        if worker is self.base:
-            return self, threads
-        with self._worker_lock:
-            if self._worker is None:
-                self._worker = ThresholdedJudge(worker, self.thresholds)
-        return self._worker, threads
+        return self._twin.plan(self, self.base, requests)
 
     def stance(self, request: JudgeRequest) -> StanceVerdict:
         verdict = self.base.stance(request)
-        raw: dict[str, Any] = {"base": _raw_of(verdict)}
+        raw: dict[str, Any] = {"base": component_answer(verdict, str)}
         update: dict[str, Any] = {
             "provider": PROVIDER,
             "version": VERSION,
@@ -179,16 +176,3 @@ class ThresholdedJudge:
 
     def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
         return parsed_attribution_verdicts(request, PROVIDER, VERSION, self.calibration_id)
-
-
-def _raw_of(verdict: StanceVerdict) -> dict[str, Any]:
-    try:
-        answer: Any = json.loads(verdict.raw_answer)
-    except json.JSONDecodeError:
-        answer = verdict.raw_answer
-    return {
-        "judge": f"{verdict.provider}@{verdict.version}",
-        "stance": verdict.stance.value,
-        "confidence": str(verdict.confidence),
-        "answer": answer,
-    }

@@ -23,9 +23,6 @@ The ``dev`` half measures the choice. Reruns on the same files, policy and regis
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
-import tempfile
 from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
@@ -45,13 +42,14 @@ from icarus.judges.relevance import (
     measure,
 )
 from icarus.judges.training.thresholds import (
-    BOTH,
-    MIN_DECIDED,
-    MIN_PRECISION,
     RememberingJudge,
-    _sha256,
-    _tally,
+    add_selection_arguments,
     choose,
+    pooled_checker,
+    score_modes,
+    selection_facts,
+    selection_inputs,
+    write_record,
 )
 
 __all__ = ["MIN_ANCHORS", "MIN_SIMILARITIES", "SUPPORT_FLOORS", "RememberingReader", "grid", "main", "score"]
@@ -97,94 +95,35 @@ def score(
 ) -> list[dict[str, Any]]:
     """Counts for every grid point, as ``training.thresholds.score_grid`` gives them for pairs of floors;
     each row also names its ``min_anchors`` and ``min_similarity`` (``refute`` is always none)."""
-    from icarus.evaluation.runner import PooledChecker, run_evaluation
-
     remembered = RememberingJudge(base)
     read = reader if reader is not None else RememberingReader()
     rows = []
-    with contextlib.ExitStack() as stack:
-        checker = None
-        if open_evalset is not None:
-            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(dir=workdir)))
-            checker = stack.enter_context(
-                PooledChecker(open_evalset.documents, folder, remember_searches=True)
-            )
+    with pooled_checker(open_evalset, workdir) as checker:
         for support, anchors, similarity in points:
             gate = RelevanceGate(support, anchors, similarity, remembered.calibration_id, {})
             judge = RelevanceJudge(remembered, gate, read)
-            modes: dict[str, dict[str, int]] = {}
-            if evalset is not None:
-                report = run_evaluation(evalset, judge, f"{PROVIDER}@{VERSION}", policy, registry)
-                modes["gold"] = _tally([(c.gold, c.predicted) for c in report.claims])
-            if checker is not None and open_evalset is not None:
-                services = checker.services(judge, policy, registry)
-                labels = []
-                for case in open_evalset.cases:
-                    published = checker.check(case, services).result["claims"][0]
-                    labels.append((case.gold.value, str(published["label"])))
-                modes["open"] = _tally(labels)
-            claims = sum(m["claims"] for m in modes.values())
-            decided = sum(m["decided"] for m in modes.values())
-            right = sum(m["right"] for m in modes.values())
+            counts = score_modes(judge, evalset, checker, open_evalset, policy, registry)
             rows.append(
                 {
                     "support": str(support),
                     "refute": "0.00",
                     "min_anchors": anchors,
                     "min_similarity": None if similarity is None else str(similarity),
-                    "claims": claims,
-                    "decided": decided,
-                    "right": right,
-                    "coverage": round(decided / claims, 4) if claims else None,
-                    "decided_precision": round(right / decided, 4) if decided else None,
-                    "modes": modes,
+                    **counts,
                 }
             )
     return rows
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    from icarus.evaluation import averitec
-    from icarus.judges.registry import create_judge
-    from icarus.reputation.manual import default_registry
-    from icarus.scoring.icarus.config import DEFAULT_POLICY, load_policy
-
     parser = argparse.ArgumentParser(prog="python -m icarus.judges.training.relevance", description=__doc__)
-    parser.add_argument("--data", type=Path, required=True, help="folder holding the public datasets")
-    parser.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="where the record is written")
-    parser.add_argument("--policy", default=DEFAULT_POLICY, help="policy the verdicts are scored under")
-    parser.add_argument(
-        "--reputation", type=Path, action="append", default=[], help="extra registry file (repeatable)"
-    )
-    parser.add_argument(
-        "--min-precision", type=Decimal, default=MIN_PRECISION, help="decided precision target"
-    )
-    parser.add_argument(
-        "--min-decided", type=int, default=MIN_DECIDED, help="decided claims a precision must rest on"
-    )
-    parser.add_argument(
-        "--retrieval",
-        choices=(averitec.GOLD, averitec.OPEN, BOTH),
-        default=BOTH,
-        help="score the tune half with its gold evidence, by open retrieval, or both counted together",
-    )
+    add_selection_arguments(parser, min_decided_help="decided claims a precision must rest on")
     args = parser.parse_args(argv)
     console = Console(stderr=True)
-    source = args.data / "averitec" / averitec.FILE
-    modes = (averitec.GOLD, averitec.OPEN) if args.retrieval == BOTH else (args.retrieval,)
-    gold = averitec.load(source, split=averitec.TUNE) if averitec.GOLD in modes else None
-    opened = (
-        averitec.load(source, split=averitec.TUNE, retrieval=averitec.OPEN)
-        if averitec.OPEN in modes
-        else None
-    )
-    policy = load_policy(args.policy)
-    registry = default_registry(*args.reputation)
-    base = create_judge(BASE_JUDGE)
+    tune, policy, registry, base = selection_inputs(args, BASE_JUDGE)
     points = grid()
-    claims = len(gold.cases if gold is not None else opened.cases if opened is not None else [])
-    console.print(f"scoring {claims} tune claims ({', '.join(modes)}) at {len(points)} grid points")
-    rows = score(gold, base, policy, registry, points, open_evalset=opened)
+    console.print(f"scoring {tune.claims} tune claims ({', '.join(tune.modes)}) at {len(points)} grid points")
+    rows = score(tune.gold, base, policy, registry, points, open_evalset=tune.opened)
     best, met = choose(rows, args.min_precision, args.min_decided)
     record = {
         "judge": f"{PROVIDER}@{VERSION}",
@@ -200,21 +139,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             "objective": "most decided claims with decided precision >= min_precision on at least "
             "min_decided decided claims; then more precise; then lower support floor; then the weaker gate. "
             "Without one: the most precise point deciding at least min_decided claims",
-            "min_precision": str(args.min_precision),
-            "min_decided": args.min_decided,
-            "target_met": met,
-            "data": {"file": "averitec/dev.json", "sha256": _sha256(source), "split": averitec.TUNE},
-            "modes": list(modes),
-            "claims": claims,
-            "policy": policy.ref,
-            "registry": ["shipped manual records", "shipped default registry", *map(str, args.reputation)],
+            **selection_facts(args, tune, policy, met),
             "chosen": best,
             "grid": rows,
         },
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"{RECORD_NAME}.json"
-    path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    path = write_record(args.out, RECORD_NAME, record)
     console.print(
         f"support >= {best['support']}, anchors >= {best['min_anchors']}, similarity >= "
         f"{best['min_similarity']}: {best['decided']} of {best['claims']} decided, precision "

@@ -31,7 +31,8 @@ import contextlib
 import hashlib
 import json
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,17 @@ from rich.console import Console
 from icarus.judges.protocol import AttributionVerdict, Judge, JudgeRequest, StanceVerdict
 from icarus.judges.thresholded import BASE_JUDGE, PROVIDER, RECORD_NAME, VERSION, SideThresholds
 
-__all__ = ["FLOORS", "MIN_DECIDED", "MIN_PRECISION", "choose", "main", "score_grid"]
+__all__ = [
+    "FLOORS",
+    "MIN_DECIDED",
+    "MIN_PRECISION",
+    "TuneSets",
+    "add_selection_arguments",
+    "choose",
+    "load_tune_sets",
+    "main",
+    "score_grid",
+]
 
 SCRIPT_VERSION = "1"
 FLOORS: tuple[Decimal, ...] = (Decimal("0.00"), *(Decimal(f"0.{n}") for n in range(50, 100, 5)))
@@ -86,6 +97,59 @@ def _tally(labels: Sequence[tuple[str, str]]) -> dict[str, int]:
     }
 
 
+@contextlib.contextmanager
+def pooled_checker(open_evalset: Any | None, workdir: Path | None = None) -> Iterator[Any | None]:
+    """A ``runner.PooledChecker`` over ``open_evalset``'s pooled documents that runs each distinct search
+    once, in a temporary folder under ``workdir``; ``None`` without an open-retrieval set."""
+    if open_evalset is None:
+        yield None
+        return
+    from icarus.evaluation.runner import PooledChecker
+
+    with (
+        tempfile.TemporaryDirectory(dir=workdir) as folder,
+        PooledChecker(open_evalset.documents, Path(folder), remember_searches=True) as checker,
+    ):
+        yield checker
+
+
+def score_modes(
+    judge: Judge,
+    evalset: Any | None,
+    checker: Any | None,
+    open_evalset: Any | None,
+    policy: Any,
+    registry: Any,
+) -> dict[str, Any]:
+    """``judge``'s claims, decided claims, right ones, coverage and decided precision on ``evalset`` (gold
+    evidence) and through ``checker`` on ``open_evalset`` (open retrieval), counted together, with each
+    mode's counts under ``modes``."""
+    from icarus.evaluation.runner import run_evaluation
+
+    modes: dict[str, dict[str, int]] = {}
+    if evalset is not None:
+        report = run_evaluation(evalset, judge, f"{PROVIDER}@{VERSION}", policy, registry)
+        modes["gold"] = _tally([(c.gold, c.predicted) for c in report.claims])
+    if checker is not None and open_evalset is not None:
+        services = checker.services(judge, policy, registry)
+        labels = []
+        for case in open_evalset.cases:
+            published = checker.check(case, services).result["claims"][0]
+            labels.append((case.gold.value, str(published["label"])))
+        modes["open"] = _tally(labels)
+    claims = sum(m["claims"] for m in modes.values())
+    decided = sum(m["decided"] for m in modes.values())
+    right = sum(m["right"] for m in modes.values())
+    return {
+        "claims": claims,
+        "decided": decided,
+        "right": right,
+        "coverage": round(decided / claims, 4) if claims else None,
+        "decided_precision": round(right / decided, 4) if decided else None,
+        "modes": modes,
+    }
+
+
 def score_grid(
     evalset: Any | None,
     base: Judge,
@@ -100,49 +164,18 @@ def score_grid(
     ``evalset`` (gold evidence, scored by ``run_evaluation``) and on ``open_evalset`` (checked over its
     pooled documents by ``runner.PooledChecker``), the two counted together and also kept apart under
     ``modes``. Each distinct request is put to ``base`` once and each distinct search run once."""
-    from icarus.evaluation.runner import PooledChecker, run_evaluation
     from icarus.judges.thresholded import ThresholdedJudge
 
     remembered = RememberingJudge(base)
     rows = []
-    with contextlib.ExitStack() as stack:
-        checker = None
-        if open_evalset is not None:
-            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(dir=workdir)))
-            checker = stack.enter_context(
-                PooledChecker(open_evalset.documents, folder, remember_searches=True)
-            )
+    with pooled_checker(open_evalset, workdir) as checker:
         for support in floors:
             for refute in floors:
                 judge = ThresholdedJudge(
                     remembered, SideThresholds(support, refute, remembered.calibration_id, {})
                 )
-                modes: dict[str, dict[str, int]] = {}
-                if evalset is not None:
-                    report = run_evaluation(evalset, judge, f"{PROVIDER}@{VERSION}", policy, registry)
-                    modes["gold"] = _tally([(c.gold, c.predicted) for c in report.claims])
-                if checker is not None and open_evalset is not None:
-                    services = checker.services(judge, policy, registry)
-                    labels = []
-                    for case in open_evalset.cases:
-                        published = checker.check(case, services).result["claims"][0]
-                        labels.append((case.gold.value, str(published["label"])))
-                    modes["open"] = _tally(labels)
-                claims = sum(m["claims"] for m in modes.values())
-                decided = sum(m["decided"] for m in modes.values())
-                right = sum(m["right"] for m in modes.values())
-                rows.append(
-                    {
-                        "support": str(support),
-                        "refute": str(refute),
-                        "claims": claims,
-                        "decided": decided,
-                        "right": right,
-                        "coverage": round(decided / claims, 4) if claims else None,
-                        "decided_precision": round(right / decided, 4) if decided else None,
-                        "modes": modes,
-                    }
-                )
+                counts = score_modes(judge, evalset, checker, open_evalset, policy, registry)
+                rows.append({"support": str(support), "refute": str(refute), **counts})
     return rows
 
 
@@ -180,13 +213,46 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    from icarus.evaluation import averitec
-    from icarus.judges.registry import create_judge
-    from icarus.reputation.manual import default_registry
-    from icarus.scoring.icarus.config import DEFAULT_POLICY, load_policy
+@dataclass(frozen=True)
+class TuneSets:
+    """AVeriTeC's tune half as a selection scores it: the file, the modes asked for, and the half loaded
+    with its gold evidence (``gold``) and for open retrieval (``opened``), each ``None`` when not asked."""
 
-    parser = argparse.ArgumentParser(prog="python -m icarus.judges.training.thresholds", description=__doc__)
+    source: Path
+    modes: tuple[str, ...]
+    gold: Any | None
+    opened: Any | None
+
+    @property
+    def claims(self) -> int:
+        sets = self.gold if self.gold is not None else self.opened
+        return len(sets.cases) if sets is not None else 0
+
+
+def load_tune_sets(data: Path, retrieval: str) -> TuneSets:
+    """The tune half under ``data`` in the modes ``retrieval`` names (``--retrieval``: gold, open or both)."""
+    from icarus.evaluation import averitec
+
+    source = data / "averitec" / averitec.FILE
+    modes = (averitec.GOLD, averitec.OPEN) if retrieval == BOTH else (retrieval,)
+    gold = averitec.load(source, split=averitec.TUNE) if averitec.GOLD in modes else None
+    opened = (
+        averitec.load(source, split=averitec.TUNE, retrieval=averitec.OPEN)
+        if averitec.OPEN in modes
+        else None
+    )
+    return TuneSets(source, modes, gold, opened)
+
+
+def add_selection_arguments(
+    parser: argparse.ArgumentParser,
+    min_decided_help: str = "decided claims a precision must rest on to count as meeting the target",
+) -> None:
+    """The options every selection on the tune half takes: where the data is and the record goes, the policy
+    and registry it is scored under, the precision target and the modes (``--retrieval``)."""
+    from icarus.evaluation import averitec
+    from icarus.scoring.icarus.config import DEFAULT_POLICY
+
     parser.add_argument("--data", type=Path, required=True, help="folder holding the public datasets")
     parser.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="where the record is written")
     parser.add_argument("--policy", default=DEFAULT_POLICY, help="policy the verdicts are scored under")
@@ -196,36 +262,60 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--min-precision", type=Decimal, default=MIN_PRECISION, help="decided precision target"
     )
-    parser.add_argument(
-        "--min-decided",
-        type=int,
-        default=MIN_DECIDED,
-        help="decided claims a precision must rest on to count as meeting the target",
-    )
+    parser.add_argument("--min-decided", type=int, default=MIN_DECIDED, help=min_decided_help)
     parser.add_argument(
         "--retrieval",
         choices=(averitec.GOLD, averitec.OPEN, BOTH),
         default=BOTH,
         help="score the tune half with its gold evidence, by open retrieval, or both counted together",
     )
+
+
+def selection_inputs(args: argparse.Namespace, base_judge: str) -> tuple[TuneSets, Any, Any, Judge]:
+    """What ``add_selection_arguments``' options name: the tune half, the policy, the registry, and the base
+    judge ``base_judge``."""
+    from icarus.judges.registry import create_judge
+    from icarus.reputation.manual import default_registry
+    from icarus.scoring.icarus.config import load_policy
+
+    tune = load_tune_sets(args.data, args.retrieval)
+    return tune, load_policy(args.policy), default_registry(*args.reputation), create_judge(base_judge)
+
+
+def selection_facts(args: argparse.Namespace, tune: TuneSets, policy: Any, met: bool) -> dict[str, Any]:
+    """The part of a record's ``selection`` every selection on the tune half writes alike."""
+    from icarus.evaluation import averitec
+
+    return {
+        "min_precision": str(args.min_precision),
+        "min_decided": args.min_decided,
+        "target_met": met,
+        "data": {"file": "averitec/dev.json", "sha256": _sha256(tune.source), "split": averitec.TUNE},
+        "modes": list(tune.modes),
+        "claims": tune.claims,
+        "policy": policy.ref,
+        "registry": ["shipped manual records", "shipped default registry", *map(str, args.reputation)],
+    }
+
+
+def write_record(out: Path, name: str, record: dict[str, Any]) -> Path:
+    """``record`` as ``out/name.json`` (sorted keys, one space indents), the folder made if missing."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.json"
+    path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(prog="python -m icarus.judges.training.thresholds", description=__doc__)
+    add_selection_arguments(parser)
     args = parser.parse_args(argv)
     console = Console(stderr=True)
-    source = args.data / "averitec" / averitec.FILE
-    modes = (averitec.GOLD, averitec.OPEN) if args.retrieval == BOTH else (args.retrieval,)
-    gold = averitec.load(source, split=averitec.TUNE) if averitec.GOLD in modes else None
-    opened = (
-        averitec.load(source, split=averitec.TUNE, retrieval=averitec.OPEN)
-        if averitec.OPEN in modes
-        else None
-    )
-    policy = load_policy(args.policy)
-    registry = default_registry(*args.reputation)
-    base = create_judge(BASE_JUDGE)
-    claims = len(gold.cases if gold is not None else opened.cases if opened is not None else [])
+    tune, policy, registry, base = selection_inputs(args, BASE_JUDGE)
     console.print(
-        f"scoring {claims} tune claims ({', '.join(modes)}) under {len(FLOORS) ** 2} pairs of floors"
+        f"scoring {tune.claims} tune claims ({', '.join(tune.modes)}) under {len(FLOORS) ** 2} pairs of floors"
     )
-    rows = score_grid(gold, base, policy, registry, open_evalset=opened)
+    rows = score_grid(tune.gold, base, policy, registry, open_evalset=tune.opened)
     best, met = choose(rows, args.min_precision, args.min_decided)
     record = {
         "judge": f"{PROVIDER}@{VERSION}",
@@ -237,21 +327,12 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             "objective": "most decided claims with decided precision >= min_precision on at least "
             "min_decided decided claims; then more precise; then lower floors. Without one: the most precise "
             "pair deciding at least min_decided claims",
-            "min_precision": str(args.min_precision),
-            "min_decided": args.min_decided,
-            "target_met": met,
-            "data": {"file": "averitec/dev.json", "sha256": _sha256(source), "split": averitec.TUNE},
-            "modes": list(modes),
-            "claims": claims,
-            "policy": policy.ref,
-            "registry": ["shipped manual records", "shipped default registry", *map(str, args.reputation)],
+            **selection_facts(args, tune, policy, met),
             "chosen": best,
             "grid": rows,
         },
     }
-    args.out.mkdir(parents=True, exist_ok=True)
-    path = args.out / f"{RECORD_NAME}.json"
-    path.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    path = write_record(args.out, RECORD_NAME, record)
     console.print(
         f"support >= {best['support']}, refute >= {best['refute']}: {best['decided']} of {best['claims']} "
         f"decided, precision {best['decided_precision']} (target {'met' if met else 'not met'}); wrote {path}"
