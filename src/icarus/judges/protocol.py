@@ -41,6 +41,7 @@ __all__ = [
     "failed_stance",
     "parsed_raw_answer",
     "prompt_hash",
+    "restamped",
     "to_attribution",
     "to_claim_judgment",
     "to_confidence",
@@ -200,6 +201,24 @@ def component_answer(verdict: StanceVerdict, confidence: Callable[[Decimal], Any
         "confidence": confidence(verdict.confidence),
         "answer": parsed_raw_answer(verdict),
     }
+
+
+def restamped(
+    verdict: StanceVerdict, provenance: JudgeProvenance, raw: dict[str, Any], *, neutral: bool
+) -> StanceVerdict:
+    """``verdict`` as a judge wrapped around it answers: under that judge's provider, version and calibration,
+    with ``raw`` as its raw answer and, when ``neutral``, turned neutral with confidence 1 - its confidence
+    in the side it took."""
+    update: dict[str, Any] = {
+        "provider": provenance.provider,
+        "version": provenance.version,
+        "calibration_id": provenance.calibration_id,
+    }
+    if neutral:
+        update["stance"] = Stance.NEUTRAL
+        update["confidence"] = to_confidence(Decimal(1) - verdict.confidence)
+    update["raw_answer"] = json.dumps(raw, sort_keys=True, ensure_ascii=False)
+    return verdict.model_copy(update=update)
 
 
 def prompt_hash(payload: object) -> str:

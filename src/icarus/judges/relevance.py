@@ -47,7 +47,7 @@ from icarus.judges.protocol import (
     JudgeRequest,
     StanceVerdict,
     parsed_raw_answer,
-    to_confidence,
+    restamped,
 )
 from icarus.judges.thresholded import SideThresholds, ThresholdedJudge
 from icarus.judges.trained import WeightsError
@@ -267,24 +267,18 @@ class RelevanceJudge:
     def stance(self, request: JudgeRequest) -> StanceVerdict:
         verdict = self.floored.stance(request)
         raw: dict[str, Any] = {"floored": parsed_raw_answer(verdict)}
-        update: dict[str, Any] = {
-            "provider": PROVIDER,
-            "version": VERSION,
-            "calibration_id": self.calibration_id,
-        }
+        neutral = False
         if verdict.failure is None and verdict.stance in _SIDES:
             found = self.reader(request)
-            if not passes(found, self.gate):
+            neutral = not passes(found, self.gate)
+            if neutral:
                 raw["off_subject"] = {
                     "side": verdict.stance.value,
                     "anchors": found.anchors,
                     "shared": found.shared,
                     "similarity": str(found.similarity),
                 }
-                update["stance"] = Stance.NEUTRAL
-                update["confidence"] = to_confidence(Decimal(1) - verdict.confidence)
-        update["raw_answer"] = json.dumps(raw, sort_keys=True, ensure_ascii=False)
-        return verdict.model_copy(update=update)
+        return restamped(verdict, self.provenance, raw, neutral=neutral)
 
     def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
         return parsed_attribution_verdicts(request, PROVIDER, VERSION, self.calibration_id)

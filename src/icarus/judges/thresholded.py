@@ -38,7 +38,7 @@ from icarus.judges.protocol import (
     JudgeRequest,
     StanceVerdict,
     component_answer,
-    to_confidence,
+    restamped,
 )
 from icarus.judges.trained import WeightsError
 from icarus.ledger.judgments import JudgeProvenance, Stance
@@ -159,20 +159,13 @@ class ThresholdedJudge:
     def stance(self, request: JudgeRequest) -> StanceVerdict:
         verdict = self.base.stance(request)
         raw: dict[str, Any] = {"base": component_answer(verdict, str)}
-        update: dict[str, Any] = {
-            "provider": PROVIDER,
-            "version": VERSION,
-            "calibration_id": self.calibration_id,
-        }
-        if verdict.failure is None and below_floor(verdict, self.thresholds):
+        neutral = verdict.failure is None and below_floor(verdict, self.thresholds)
+        if neutral:
             raw["below_floor"] = {
                 "side": verdict.stance.value,
                 "floor": str(self.thresholds.floor(verdict.stance)),
             }
-            update["stance"] = Stance.NEUTRAL
-            update["confidence"] = to_confidence(Decimal(1) - verdict.confidence)
-        update["raw_answer"] = json.dumps(raw, sort_keys=True, ensure_ascii=False)
-        return verdict.model_copy(update=update)
+        return restamped(verdict, self.provenance, raw, neutral=neutral)
 
     def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
         return parsed_attribution_verdicts(request, PROVIDER, VERSION, self.calibration_id)
