@@ -125,6 +125,10 @@ def test_an_older_version_shows_its_timeline_and_links_the_latest(browser: Any, 
     # the cycle is drawn dashed and said in words
     assert page.locator("svg.provenance path.edge.cycle").count() == 2
     assert "circular reporting" in page.locator("h5").first.inner_text()
+    # what kept the conclusion where it is, in words and with its numbers
+    blockers = page.locator("ul.blockers li")
+    assert blockers.count() >= 1 and blockers.first.is_visible()
+    assert any(ch.isdigit() for ch in blockers.first.inner_text())
     page.close()
 
 
@@ -193,6 +197,7 @@ def test_dashboard_updates_live_from_the_event_stream(browser: Any, live_site: L
 def test_methodology_page(browser: Any, live_site: LiveSite, width: int) -> None:
     page = open_page(browser, f"{live_site.base_url}/methodology", width)
     assert page.locator("h1").inner_text().startswith("How Icarus scores a claim")
+    assert page.get_by_role("heading", name="Reputation sources").is_visible()
     check_accessibility_basics(page)
     assert fits(page)
     assert is_drawn(page.screenshot())
