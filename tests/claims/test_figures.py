@@ -36,7 +36,7 @@ def stated(text: str, figure: Figure) -> str:
     return text[figure.span.start : figure.span.end]
 
 
-# --- the two readings the issue names ------------------------------------------------------------------
+# --- the two readings that used to go wrong ----------------------------------------------------------------
 
 
 def test_change_keeps_levels_stated_in_million_tonnes() -> None:

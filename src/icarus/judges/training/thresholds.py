@@ -12,7 +12,7 @@ calls (``icarus.judges.thresholded``). Steps:
    by the evaluation's own code (``evaluation.runner``) under the chosen policy and registry (by default
    the default policy and the registry every check uses); the two modes' claims are counted together;
 3. of the pairs whose decided precision is at least ``--min-precision`` (default ``MIN_PRECISION``, the
-   issue's target) on at least ``--min-decided`` decided claims (default ``MIN_DECIDED``: a precision over
+   precision target in docs/evaluation.md) on at least ``--min-decided`` decided claims (default ``MIN_DECIDED``: a precision over
    one or two decisions measures nothing), the one that decides the most claims is kept; of equal ones the
    more precise, then the lower floors (they keep the most calls). If no pair reaches the target, the most
    precise pair deciding at least that many claims is kept and the record says the target was not met;
