@@ -298,9 +298,12 @@ def test_show_uses_the_shipped_records_and_labels_an_estimate() -> None:
     assert shown.exit_code == 0, shown.output
     assert "score (R): 0.95   from manual reviewer:icarus-maintainer@1" in shown.output
     assert "class: wire" in shown.output and "on file: yes" in shown.output
+    assert "licence: manual: the project's own" in shown.output
+    assert "licence: perennial: CC BY-SA 3.0" in shown.output  # each source of the record, with its terms
     unknown = runner.invoke(registry_app, ["show", "brand-new-site-xyz.com"])
     assert "from heuristic domain-features@1" in unknown.output
     assert "on file: no -- a heuristic estimate, not a record" in unknown.output
+    assert "licence:" not in unknown.output
 
 
 def test_load_registry_merges_files_per_field_too(tmp_path: Path) -> None:

@@ -213,6 +213,8 @@ def show_command(
     if entry.note:
         console.print(f"held by: {escape(entry.note)}")
     console.print(f"method: {record.method.value}   produced by: {escape(record.produced_by)}")
+    for name, licence in [] if record.estimated else _licences(record.produced_by):
+        console.print(f"licence: {escape(name)}: {escape(licence)}")
     console.print(f"version: {record.version}   recorded at: {record.recorded_at or 'not recorded'}")
     for line in explain(entry, reg):
         console.print(f"why: {escape(line)}")
@@ -230,6 +232,20 @@ def show_command(
         )
     if not earlier:
         console.print("history: no earlier versions on file")
+
+
+def _licences(produced_by: str) -> list[tuple[str, str]]:
+    """The licence of each source a record names (``produced_by`` joins them with " + "), as the sources
+    manifest states it; a source the shipped registry does not use (a user's own list) is named as such."""
+    known = {source.name: source.licence for source in sources_manifest()}
+    names: list[str] = []
+    for part in produced_by.split(" + "):
+        name = "manual" if part.startswith("reviewer:") else part.split("@", 1)[0]
+        if name not in names:
+            names.append(name)
+    return [
+        (name, known.get(name, "not a source of the shipped registry: see its own terms")) for name in names
+    ]
 
 
 @registry_app.command("build")
