@@ -209,3 +209,36 @@ def test_cli_list_accept_override(tmp_path: Path) -> None:
     assert load_registry(out).entries["estimated-news.example"].record.score == Decimal("0.5")
     after = runner.invoke(registry_app, ["review", "list", "--queue", str(queue)])
     assert "pending: 0   resolved: 1" in after.output
+
+
+def test_enqueue_reads_only_what_was_appended_and_agrees_with_a_full_replay(tmp_path: Path) -> None:
+    from icarus.reputation.review import _pending_domains, _read_so_far
+
+    queue, led = queued(tmp_path)
+    result = score_ledger(led, load_policy("icarus@1.1"))
+    offset = _read_so_far[queue.resolve()].offset if queue.resolve() in _read_so_far else 0
+    # another process resolves the domain and appends junk: only those bytes are read, as read_queue reads them
+    accept(queue, "estimated-news.example", None, None, "editor", tmp_path / "registry.json", now=NOW)
+    with queue.open("a") as handle:
+        handle.write('{not json\n{"kind": "request", "domain": "x.example"}\n')
+    assert set(_pending_domains(queue)) == {i.domain for i in pending(queue)} == set()
+    assert _read_so_far[queue.resolve()].offset == queue.stat().st_size > offset
+    # so the domain may be queued again, once
+    assert [i.domain for i in enqueue_from_result(result, led, queue, now=NOW)] == ["estimated-news.example"]
+    assert enqueue_from_result(result, led, queue, now=NOW) == []
+    assert set(_pending_domains(queue)) == {i.domain for i in pending(queue)} == {"estimated-news.example"}
+
+
+def test_a_queue_file_replaced_under_the_same_name_is_read_again_whole(tmp_path: Path) -> None:
+    from icarus.reputation.review import _pending_domains
+
+    queue, led = queued(tmp_path)
+    result = score_ledger(led, load_policy("icarus@1.1"))
+    assert set(_pending_domains(queue)) == {"estimated-news.example"}
+    queue.unlink()  # a new, empty queue (an operator archived the old one)
+    assert [i.domain for i in enqueue_from_result(result, led, queue, now=NOW)] == ["estimated-news.example"]
+    replacement = tmp_path / "other.jsonl"
+    replacement.write_text("")
+    replacement.replace(queue)  # same name, another file, shorter than what was read
+    assert _pending_domains(queue) == {}
+    assert len(enqueue_from_result(result, led, queue, now=NOW)) == 1

@@ -218,6 +218,51 @@ def read_queue(queue_path: Path) -> QueueState:
     return state
 
 
+@dataclass
+class _ReadSoFar:
+    """How far this process has read one queue file, and the domains pending at that point."""
+
+    identity: tuple[int, int]  # (device, inode): a file replaced under the same name is read again whole
+    offset: int
+    domains: dict[str, int]  # domain -> pending items for it
+
+
+_read_so_far: dict[Path, _ReadSoFar] = {}
+
+
+def _pending_domains(queue_path: Path) -> dict[str, int]:
+    """The domains with a pending item, reading only what was appended since this process last looked (the
+    queue is append-only; a worker that enqueues after every check would otherwise replay the whole file
+    each time). Call it holding the lock. Lines are judged exactly as ``read_queue`` judges them."""
+    key = queue_path.resolve()
+    if not queue_path.exists():
+        _read_so_far.pop(key, None)
+        return {}
+    status = queue_path.stat()
+    identity = (status.st_dev, status.st_ino)
+    known = _read_so_far.get(key)
+    if known is None or known.identity != identity or status.st_size < known.offset:
+        known = _read_so_far[key] = _ReadSoFar(identity, 0, {})
+    with queue_path.open("rb") as handle:
+        handle.seek(known.offset)
+        appended = handle.read()
+    complete = appended[: appended.rfind(b"\n") + 1]  # a line still being written is read next time
+    for text in complete.decode("utf-8").splitlines():
+        try:
+            raw = json.loads(text) if text.strip() else None
+            if not isinstance(raw, dict):
+                continue
+            if raw.get("kind") == REQUEST:
+                domain = QueueItem.from_json(raw).domain
+                known.domains[domain] = known.domains.get(domain, 0) + 1
+            elif raw.get("kind") == RESOLUTION:
+                known.domains.pop(str(raw["domain"]), None)
+        except (ValueError, KeyError, TypeError, ValidationError, RecursionError):
+            continue  # read_queue reports it; it is not pending
+    known.offset += len(complete)
+    return known.domains
+
+
 def pending(queue_path: Path) -> list[QueueItem]:
     """Items not yet resolved, in the order they were queued."""
     return read_queue(queue_path).pending
@@ -257,7 +302,7 @@ def enqueue_from_result(
     if not wanted:
         return []
     with _locked(queue_path):  # what is pending and what is appended, as one step
-        already = {i.domain for i in pending(queue_path)}
+        already = set(_pending_domains(queue_path))
         added: list[QueueItem] = []
         for queued in wanted:
             if queued.domain not in already:
