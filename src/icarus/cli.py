@@ -13,19 +13,19 @@ from rich.markup import escape
 
 from icarus.api.cli import serve_command, token_app
 from icarus.evaluation.cli import eval_command
+from icarus.evidenceverify.cli import evidence_verify_command
 from icarus.jobs.cli import worker_command
 from icarus.judges.cli import judge_app
 from icarus.judges.registry import JudgeConfigError
 from icarus.ledger import LedgerError, ledger_json_schema, load_ledger
+from icarus.lvf.cli import lvf_app
+from icarus.models_cli import compare_command, methodology_for, models_command, score_with_model
 from icarus.reports.render import render_console, render_markdown
 from icarus.reports.replay_cli import replay_command
 from icarus.reputation.cli import registry_app
 from icarus.research.cli import corpus_app
-from icarus.scoring.evidenceverify.cli import evidence_verify_command
 from icarus.scoring.icarus.config import DEFAULT_POLICY, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.engine import score_ledger
-from icarus.scoring.lvf.cli import lvf_app
-from icarus.scoring.models_cli import compare_command, methodology_for, models_command, score_with_model
 from icarus.settings import Settings
 from icarus.xbot.cli import x_bot_command
 

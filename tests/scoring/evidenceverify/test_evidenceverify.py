@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from icarus.evidenceverify.service import evidence_verify
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
+from icarus.research.excerpts import best_excerpt
 from icarus.research.providers import ClaimReviewRecord, ProviderResult, SearchHit
 from icarus.research.queries import PlannedQuery
 from icarus.scoring.evidenceverify import (
@@ -22,7 +24,6 @@ from icarus.scoring.evidenceverify import (
     EvidenceStore,
     OfflineCriticalityJudge,
     SearchOutcome,
-    evidence_verify,
     load_evidenceverify_config,
     transition,
     verify_claim,
@@ -82,7 +83,9 @@ def run(
         evidence_ids=ids if ids is not None else [r["evidence_id"] for r in records],
         **claim,
     )
-    return verify_claim(item, store, CONFIG, stance_judge=JUDGE, criticality=criticality, search=search)
+    return verify_claim(
+        item, store, CONFIG, stance_judge=JUDGE, excerpt=best_excerpt, criticality=criticality, search=search
+    )
 
 
 def notes(result: Any) -> str:

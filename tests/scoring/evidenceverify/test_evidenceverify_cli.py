@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from icarus.scoring.evidenceverify.cli import evidence_verify_command
+from icarus.evidenceverify.cli import evidence_verify_command
 
 EXAMPLES = Path(__file__).parents[3] / "examples" / "evidenceverify"
 STORE = str(EXAMPLES / "evidence_store.json")

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from icarus.ledger import Access, Stance
+from icarus.lvf.repository import LvfRepository
 from icarus.reputation.registry import Registry
 from icarus.scoring.lvf import Criterion, LvfRun, load_lvf_config, public_summary, render_run, run_lvf
 from icarus.scoring.lvf.challenge_evidence import (
@@ -21,7 +22,6 @@ from icarus.scoring.lvf.challenge_evidence import (
 from icarus.scoring.lvf.challenges import ChallengeError, ChallengeState, ReviewAction, parse_submission
 from icarus.scoring.lvf.engine import CHALLENGE_EVIDENCE
 from icarus.scoring.lvf.record import ChallengeUse
-from icarus.scoring.lvf.repository import LvfRepository
 from tests.scoring.lvf.support import FixedAssessor, all_scores, worthy_ledger
 
 V3 = load_lvf_config("lvf@3.0")

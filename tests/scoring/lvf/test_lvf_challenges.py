@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import DatabaseError
 
+from icarus.lvf.repository import LvfRepository, RateLimited, UnknownRecord
 from icarus.scoring.lvf import load_lvf_config, run_lvf
 from icarus.scoring.lvf.challenges import (
     ChallengeError,
@@ -22,7 +23,6 @@ from icarus.scoring.lvf.challenges import (
     parse_submission,
     rate_limited,
 )
-from icarus.scoring.lvf.repository import LvfRepository, RateLimited, UnknownRecord
 from tests.scoring.lvf.support import FixedAssessor, all_scores, worthy_ledger
 
 V3 = load_lvf_config("lvf@3.0")

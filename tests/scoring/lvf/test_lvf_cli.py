@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from icarus.scoring.lvf.cli import lvf_app
+from icarus.lvf.cli import lvf_app
 from icarus.scoring.lvf.config import load_lvf_config
 from icarus.scoring.lvf.methodology import render_lvf_methodology
 

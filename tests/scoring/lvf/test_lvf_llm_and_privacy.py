@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from icarus.ledger import Excerpt, Span
+from icarus.lvf.llm import LLM_ASSESSOR, OpenAICompatibleAssessor
+from icarus.lvf.repository import LvfRepository
 from icarus.reputation.registry import Registry
 from icarus.scoring.lvf import Criterion, RunStatus, load_lvf_config, public_summary, run_lvf
 from icarus.scoring.lvf.challenge_evidence import feed_challenge
 from icarus.scoring.lvf.challenges import ChallengeSubmission, ReviewAction
-from icarus.scoring.lvf.llm import LLM_ASSESSOR, OpenAICompatibleAssessor
-from icarus.scoring.lvf.repository import LvfRepository
 from tests import builders as b
 from tests.judges.conftest import FakeServer
 from tests.scoring.lvf.support import worthy_ledger

@@ -1,6 +1,7 @@
 """EvidenceVerify: cross-source verification of one debate claim against an evidence store.
 
-The six steps are pure (``verify``); the independent search (``search``) and the CLI (``cli``) are adapters.
+The six steps are pure (``verify``); the independent search, the run around them and the CLI are the front
+door, ``icarus.evidenceverify``.
 """
 
 from icarus.scoring.evidenceverify.criticality import CriticalityAnswer, OfflineCriticalityJudge
@@ -16,7 +17,6 @@ from icarus.scoring.evidenceverify.models import (
     load_evidenceverify_config,
     load_store,
 )
-from icarus.scoring.evidenceverify.service import evidence_verify
 from icarus.scoring.evidenceverify.verify import ALLOWED_TRANSITIONS, SearchOutcome, transition, verify_claim
 
 __all__ = [
@@ -31,7 +31,6 @@ __all__ = [
     "OfflineCriticalityJudge",
     "SearchOutcome",
     "VerificationResult",
-    "evidence_verify",
     "load_claim",
     "load_evidenceverify_config",
     "load_store",

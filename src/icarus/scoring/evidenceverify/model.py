@@ -10,7 +10,8 @@ The ledger is read as an evidence store and one claim item per claim:
 - a wire item names itself as the wire; its snippet is the excerpt (or the start of its text); an
   inaccessible item is unreachable;
 - the stance judgments already in the ledger stand in for the cross-source agreement judge, so the model
-  reads nothing but the ledger. No independent search runs here (``independent_search`` is "not run").
+  reads nothing but the ledger (the snippet is already the ledger's excerpt, so it is read whole). No
+  independent search runs here (``independent_search`` is "not run").
 
 Result shape (JSON): ``model``, ``family``, ``config_hash``, ``code_hash``, ``ledger_id``, ``claims`` (one
 verification result per claim, as ``icarus evidence-verify --json`` prints it) and ``trace_hash``.
@@ -25,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
-from icarus.ledger import Access, EvidenceItem, Ledger, SourceClass, SourceTier, Stance
+from icarus.ledger import Access, EvidenceItem, Ledger, SourceClass, SourceTier, Span, Stance
 from icarus.scoring.canonical import canonical_json, code_hash, sha256_hex
 from icarus.scoring.evidenceverify.criticality import OfflineCriticalityJudge
 from icarus.scoring.evidenceverify.methodology import render_evidenceverify_methodology
@@ -42,7 +43,14 @@ from icarus.scoring.evidenceverify.models import (
 from icarus.scoring.evidenceverify.verify import SOCIAL_HOSTS, verify_claim
 from icarus.scoring.registry import ItemWeight, ModelRegistry, Verdict
 
-__all__ = ["FAMILY", "EvidenceVerifyModel", "LedgerStanceJudge", "ledger_as_store", "register_models"]
+__all__ = [
+    "FAMILY",
+    "EvidenceVerifyModel",
+    "LedgerStanceJudge",
+    "ledger_as_store",
+    "register_models",
+    "whole_snippet",
+]
 
 FAMILY = "evidenceverify"
 CODE_HASH = code_hash(Path(__file__).parent)
@@ -97,6 +105,11 @@ def ledger_as_store(ledger: Ledger) -> tuple[EvidenceStore, list[ClaimItem]]:
         for claim in ledger.claims
     ]
     return store, claims
+
+
+def whole_snippet(text: str, claim_text: str) -> Span:
+    """The excerpt of a ledger item's snippet: all of it, since the snippet is the ledger's own excerpt."""
+    return Span(start=0, end=len(text))
 
 
 class LedgerStanceJudge:
@@ -162,6 +175,7 @@ class EvidenceVerifyModel:
                 store,
                 self.config,
                 stance_judge=judge,
+                excerpt=whole_snippet,
                 criticality=criticality.criticality(claim, self.config),
                 search=None,
             ).model_dump(mode="json")

@@ -17,23 +17,24 @@
    reputable source); otherwise unverified. Twitter rules and missing evidence can only cap a verified
    result. The result then goes through the allowed status transitions.
 
-Criticality is a judge's typed answer; the embedded judge is deterministic (``criticality.py``).
+Criticality is a judge's typed answer; the embedded judge is deterministic (``criticality.py``). The stance
+judge and the choice of the sentence it reads (``excerpt``) are passed in, as is what the search found, so
+nothing here reads the network or the research providers.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Protocol
 
 from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest
-from icarus.ledger import Stance
+from icarus.ledger import Span, Stance
 from icarus.provenance.canonical import canonical_url, registered_domain
 from icarus.provenance.citations import normalise_name
-from icarus.research.excerpts import best_excerpt
-from icarus.research.providers import SearchHit
 from icarus.scoring.evidenceverify.criticality import CriticalityAnswer
 from icarus.scoring.evidenceverify.models import (
     ClaimItem,
@@ -55,6 +56,8 @@ from icarus.scoring.evidenceverify.models import (
 __all__ = [
     "ALLOWED_TRANSITIONS",
     "SOCIAL_HOSTS",
+    "ExcerptPicker",
+    "FoundSource",
     "SearchOutcome",
     "search_needed",
     "source_key",
@@ -87,12 +90,31 @@ _WIRE_MARK = re.compile(
 )
 
 
+ExcerptPicker = Callable[[str, str], Span]
+"""``(text, claim_text) -> span``: the sentence of a source's text that the stance judge is given to read."""
+
+
+class FoundSource(Protocol):
+    """What step 5 reads of one search hit (the research providers' ``SearchHit`` is one)."""
+
+    @property
+    def url(self) -> str: ...
+    @property
+    def domain(self) -> str: ...
+    @property
+    def publisher(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def quotable_snippet(self) -> str: ...
+
+
 @dataclass(frozen=True, slots=True)
 class SearchOutcome:
     """What the independent search returned: ``ran`` with its hits, or ``not run`` with why."""
 
     ran: bool
-    hits: tuple[SearchHit, ...] = ()
+    hits: tuple[FoundSource, ...] = ()
     detail: str = ""
 
 
@@ -146,15 +168,18 @@ def _merge_by_url(records: Sequence[EvidenceRecord]) -> dict[str, str]:
     return keys
 
 
-def _stance(judge: Judge, claim: ClaimItem, evidence_id: str, text: str, threshold: Decimal) -> Stance:
+def _stance(
+    judge: Judge, excerpt: ExcerptPicker, claim: ClaimItem, evidence_id: str, text: str, threshold: Decimal
+) -> Stance:
     """How ``text`` reads on the claim. The judge is given the sentence a check would quote from it
-    (``best_excerpt``: the one sharing most with the claim that asserts rather than reports it) and the
+    (``excerpt``; the front door passes ``best_excerpt``: the one sharing most with the claim that asserts
+    rather than reports it) and the
     whole text for context, as in ``icarus check``. Given a whole debunk as its excerpt, a judge weighs
     each sentence and takes the clearest side, which is the debunk's restatement of the claim ("Posts claim
     that X"): the page would be read as confirming what it refutes."""
     if not text.strip():
         return Stance.NEUTRAL
-    quoted = best_excerpt(text, claim.text).slice(text)
+    quoted = excerpt(text, claim.text).slice(text)
     verdict = judge.stance(
         JudgeRequest(
             claim_id=claim.claim_id,
@@ -170,7 +195,12 @@ def _stance(judge: Judge, claim: ClaimItem, evidence_id: str, text: str, thresho
 
 
 def _hit_reading(
-    hit: SearchHit, index: int, claim: ClaimItem, judge: Judge, config: EvidenceVerifyConfig
+    hit: FoundSource,
+    index: int,
+    claim: ClaimItem,
+    judge: Judge,
+    excerpt: ExcerptPicker,
+    config: EvidenceVerifyConfig,
 ) -> _Reading:
     host = registered_domain(hit.domain or "") if hit.domain else ""
     name = hit.publisher or host or hit.url
@@ -184,7 +214,7 @@ def _hit_reading(
     return _Reading(
         label=f"search: {name}",
         key=key,
-        stance=_stance(judge, claim, f"search-{index}", text, config.stance_confidence),
+        stance=_stance(judge, excerpt, claim, f"search-{index}", text, config.stance_confidence),
         non_social=host not in SOCIAL_HOSTS,
         reputable=False,
         tier1=False,
@@ -204,6 +234,7 @@ def verify_claim(
     config: EvidenceVerifyConfig,
     *,
     stance_judge: Judge,
+    excerpt: ExcerptPicker,
     criticality: CriticalityAnswer,
     search: SearchOutcome | None,
 ) -> VerificationResult:
@@ -239,7 +270,12 @@ def verify_claim(
     stances = judge_all(  # several at once where the judge gains from it (an LLM endpoint does)
         stance_judge,
         lambda judge, record: _stance(
-            judge, claim, record.evidence_id, record.snippet or record.title, config.stance_confidence
+            judge,
+            excerpt,
+            claim,
+            record.evidence_id,
+            record.snippet or record.title,
+            config.stance_confidence,
         ),
         usable,
     )
@@ -270,7 +306,7 @@ def verify_claim(
         search_state = "ran"
         hits = judge_all(
             stance_judge,
-            lambda judge, numbered: _hit_reading(numbered[1], numbered[0], claim, judge, config),
+            lambda judge, numbered: _hit_reading(numbered[1], numbered[0], claim, judge, excerpt, config),
             list(enumerate(search.hits, start=1)),
         )
         readings += hits

@@ -1,7 +1,8 @@
 """LVF v3.0: a checkworthiness gate, six criteria scored by independent assessors, four components.
 
-Pure scoring lives in ``config``, ``facts``, ``assessors``, ``formula``, ``engine`` and ``record``; the LLM
-assessor (``llm``), the challenge repository (``repository``) and the CLI (``cli``) are adapters at the edge.
+Pure scoring: ``config``, ``facts``, ``assessors``, ``formula``, ``engine`` and ``record``, with the challenge
+rules (``challenges``, ``challenge_evidence``) and the methodology page. The LLM assessor, the store of runs
+and challenges and the CLI are the front door, ``icarus.lvf``.
 """
 
 from icarus.scoring.lvf.assessors import (

@@ -35,6 +35,7 @@ from icarus.scoring.lvf.facts import ClaimFacts, CountedItem
 
 __all__ = [
     "LEDGER_ASSESSOR",
+    "LLM_ASSESSOR",
     "SPECIFIC_CUES",
     "AssessmentRequest",
     "Assessor",
@@ -45,6 +46,8 @@ __all__ = [
 ]
 
 LEDGER_ASSESSOR = "ledger-deterministic@1"
+# The LLM assessor runs at the front door (``icarus.lvf.llm``); its name is here for the methodology page.
+LLM_ASSESSOR = "openai-compatible-lvf@1"
 SCALE_MAX = Decimal(10)
 _TENTH = Decimal("0.1")
 SPECIFIC_CUES = ("number", "percent", "unit", "date", "named_entity")

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from icarus.scoring.lvf.assessors import LEDGER_ASSESSOR, SPECIFIC_CUES
+from icarus.scoring.lvf.assessors import LEDGER_ASSESSOR, LLM_ASSESSOR, SPECIFIC_CUES
 from icarus.scoring.lvf.config import Component, LvfConfig
-from icarus.scoring.lvf.llm import LLM_ASSESSOR
 
 __all__ = ["render_lvf_methodology"]
 

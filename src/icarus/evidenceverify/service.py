@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from icarus.evidenceverify.search import independent_search
 from icarus.judges.protocol import Judge
+from icarus.research.excerpts import best_excerpt
 from icarus.research.providers import SearchProvider
 from icarus.scoring.evidenceverify.criticality import CriticalityJudge
 from icarus.scoring.evidenceverify.models import (
@@ -14,7 +16,6 @@ from icarus.scoring.evidenceverify.models import (
     EvidenceVerifyConfig,
     VerificationResult,
 )
-from icarus.scoring.evidenceverify.search import independent_search
 from icarus.scoring.evidenceverify.verify import SearchOutcome, search_needed, verify_claim
 
 __all__ = ["evidence_verify"]
@@ -40,6 +41,7 @@ def evidence_verify(
         store,
         config,
         stance_judge=stance_judge,
+        excerpt=best_excerpt,
         criticality=criticality_judge.criticality(claim, config),
         search=search,
     )

@@ -21,7 +21,13 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from icarus.judges.llm import DEFAULT_TIMEOUT_S, UNREADABLE_COMPLETION
 from icarus.judges.protocol import prompt_hash
 from icarus.judges.quarantine import DATA_RULES, data_block, quarantine
-from icarus.scoring.lvf.assessors import AssessmentRequest, AssessorResult, AssessorStatus, clamp_score
+from icarus.scoring.lvf.assessors import (
+    LLM_ASSESSOR,
+    AssessmentRequest,
+    AssessorResult,
+    AssessorStatus,
+    clamp_score,
+)
 from icarus.scoring.lvf.config import Criterion
 from icarus.settings import Settings
 
@@ -33,7 +39,6 @@ __all__ = [
     "assessor_from_settings",
 ]
 
-LLM_ASSESSOR = "openai-compatible-lvf@1"
 MAX_EXCERPTS = 12
 _MAX_EXCERPT_CHARS = 1_500
 _log = logging.getLogger(__name__)

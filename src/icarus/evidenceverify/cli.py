@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from icarus.evidenceverify.service import evidence_verify
 from icarus.judges.registry import JudgeConfigError, create_judge
 from icarus.research.registry import configured_providers
 from icarus.scoring.evidenceverify.criticality import OfflineCriticalityJudge
@@ -21,7 +22,6 @@ from icarus.scoring.evidenceverify.models import (
     load_evidenceverify_config,
     load_store,
 )
-from icarus.scoring.evidenceverify.service import evidence_verify
 from icarus.settings import Settings
 
 __all__ = ["DEFAULT_STANCE_JUDGE", "evidence_verify_command", "render_result"]

@@ -17,15 +17,15 @@ from typer.core import TyperGroup
 
 from icarus.jsonlines import json_error_reason
 from icarus.ledger import Ledger, LedgerError, load_ledger
+from icarus.lvf.llm import assessor_from_settings
+from icarus.lvf.repository import LvfRepository, UnknownRecord, default_lvf_db
 from icarus.reputation.manual import default_registry
 from icarus.scoring.lvf.challenge_evidence import FedChallenge, feed_challenge
 from icarus.scoring.lvf.challenges import AcceptedChallenge, ChallengeError, ReviewAction, parse_submission
 from icarus.scoring.lvf.config import DEFAULT_LVF, UnknownLvfVersionError, load_lvf_config
 from icarus.scoring.lvf.engine import run_lvf
-from icarus.scoring.lvf.llm import assessor_from_settings
 from icarus.scoring.lvf.methodology import render_lvf_methodology
 from icarus.scoring.lvf.record import LvfRun, RunStatus, public_summary, render_run
-from icarus.scoring.lvf.repository import LvfRepository, UnknownRecord, default_lvf_db
 from icarus.settings import Settings
 
 __all__ = ["lvf_app"]
