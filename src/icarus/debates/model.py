@@ -219,6 +219,10 @@ class ClaimVerdict(_Model):
     panel_ids: list[int] = Field(default_factory=list, description="the panels this answer considered")
     selected_panel_id: int | None = None
     provisional: bool = False
+    panel_fingerprints: dict[int, str] = Field(
+        default_factory=dict,
+        description="each considered panel's fingerprint when this answer was made: what a rebuild compares",
+    )
 
 
 class StoredPanel(_Model):
