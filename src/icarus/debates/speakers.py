@@ -11,10 +11,12 @@ Pure functions over what was heard (diarization labels in first-heard order) and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Generic, TypeVar
 
+from icarus.debates.errors import DebateError, UnknownSpeaker
 from icarus.debates.model import Segment
 
 __all__ = [
@@ -24,6 +26,8 @@ __all__ = [
     "LiveRelease",
     "UnknownSpeaker",
     "heard_labels",
+    "implicit_names",
+    "is_diarization_label",
     "may_run_detection",
     "release_backlog",
     "speaker_display_name",
@@ -37,21 +41,31 @@ MAX_SPEAKER_NAME_CHARS: Final = 120
 Batch = TypeVar("Batch")
 
 
-class UnknownSpeaker(ValueError):
-    """The speaker map names labels never heard in this debate; ``labels`` lists them in map order."""
-
-    def __init__(self, labels: Sequence[str]) -> None:
-        self.labels = list(labels)
-        super().__init__(f"speaker label never heard in this debate: {', '.join(map(repr, self.labels))}")
-
-
-class InvalidSpeakerName(ValueError):
+class InvalidSpeakerName(DebateError, ValueError):
     """A name in the speaker map is empty, too long or holds control characters."""
+
+    http_status = 422
 
     def __init__(self, label: str, reason: str) -> None:
         self.label = label
         self.reason = reason
         super().__init__(f"name for {label!r} {reason}")
+
+
+_DIARIZATION_LABEL = re.compile(
+    r"(?:speaker|spk|spkr|voice|unknown|guest)?[\s_-]*\d+|s\d+|[a-z]", re.IGNORECASE
+)
+
+
+def is_diarization_label(label: str) -> bool:
+    """Whether ``label`` is a diarizer's placeholder (SPEAKER_1, Speaker 2, spk_0, S3, A) and not a name."""
+    return bool(_DIARIZATION_LABEL.fullmatch(label.strip()))
+
+
+def implicit_names(heard: Sequence[str]) -> dict[str, str]:
+    """Labels that are names already ("Helena Marsh" from a ``<v Helena Marsh>`` voice tag, "MODERATOR"),
+    each named as itself; merge the speaker map over them."""
+    return {label: label.strip() for label in heard if label.strip() and not is_diarization_label(label)}
 
 
 def heard_labels(segments: Iterable[Segment]) -> list[str]:

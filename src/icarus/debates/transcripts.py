@@ -18,13 +18,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
 import srt
 import webvtt
 import webvtt.vtt
 from webvtt.errors import MalformedCaptionError, MalformedFileError
 
+from icarus.debates.errors import DebateError
 from icarus.debates.model import Segment
 
 __all__ = [
@@ -72,17 +73,24 @@ _FORMAT_ALIASES: Final = {
 }
 
 
-class TranscriptError(ValueError):
+class TranscriptError(DebateError, ValueError):
     """The transcript cannot be read: ``line`` (1-based, when known) and ``reason`` say where and why."""
+
+    http_status = 422
 
     def __init__(self, reason: str, line: int | None = None) -> None:
         self.reason = reason
         self.line = line
         super().__init__(f"line {line}: {reason}" if line is not None else reason)
 
+    def detail(self) -> Any:
+        return {"message": str(self), "line": self.line, "reason": self.reason}
 
-class TranscriptTooLarge(ValueError):
-    """The transcript is over ``MAX_TRANSCRIPT_BYTES``; distinct from ``TranscriptError`` (a 413, not a 422)."""
+
+class TranscriptTooLarge(DebateError, ValueError):
+    """The transcript is over ``MAX_TRANSCRIPT_BYTES``; not a ``TranscriptError``: a 413, not a 422."""
+
+    http_status = 413
 
     def __init__(self, size: int, limit: int = MAX_TRANSCRIPT_BYTES) -> None:
         self.size = size
