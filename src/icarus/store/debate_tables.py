@@ -87,12 +87,14 @@ class DetectionState(StrEnum):
 
     ``idle``: nothing to detect yet. ``deferred``: a file was ingested under the speaker gate and waits
     for every voice to be named (or for ``skip_speakers``). ``requested``: a run is due (the periodic
-    task starts it). ``done``: the stored transcript has been through detection.
+    task starts it). ``running``: a worker holds it until ``detection_due_at`` (then another may take it
+    over). ``done``: the stored transcript has been through detection.
     """
 
     IDLE = "idle"
     DEFERRED = "deferred"
     REQUESTED = "requested"
+    RUNNING = "running"
     DONE = "done"
 
 

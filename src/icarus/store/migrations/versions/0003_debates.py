@@ -75,7 +75,8 @@ def upgrade() -> None:
         sa.Column("updated_at", _utc(), nullable=False),
         sa.CheckConstraint("mode IN ('live', 'file')", name="ck_debates_mode"),
         sa.CheckConstraint(
-            "detection_state IN ('idle', 'deferred', 'requested', 'done')", name="ck_debates_detection_state"
+            "detection_state IN ('idle', 'deferred', 'requested', 'running', 'done')",
+            name="ck_debates_detection_state",
         ),
         sa.ForeignKeyConstraint(
             ["organisation_id"], ["organisations.id"], name="fk_debates_organisation_id_organisations"

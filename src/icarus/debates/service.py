@@ -1,0 +1,1426 @@
+"""The debate service: debates, transcripts, the speaker gate, claims, research panels and the one answer.
+
+Everything the API, the CLI and the workers do with debates goes through ``DebateService``. The database
+holds the truth: a panel is a row that a worker leases, researches and completes; its answer, the claim's
+recomputed verdict, any escalated panel it calls for and the events announcing them are written in one
+transaction, fenced by the lease (owner and attempt), so a worker that died or overran its lease cannot
+write a second answer. The queue (``icarus.debates.jobs``) only makes work happen sooner; the periodic
+``dispatch_due`` finds whatever a lost message or a dead worker left behind.
+
+Flow: segments (live) or a transcript (file) → detection (held back by the speaker gate) → claims, shown
+even when nothing is researched → one pending panel per configured method → research → claim verdict
+(``build_claim_verdict``) → escalation (``next_rung``) when enabled. Search outages leave the panel pending
+with ``search_unavailable`` and retry at +10 min, +30 min, +2 h, then answer unverifiable.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final, Protocol
+
+from pydantic import ValidationError
+from sqlalchemy import and_, or_, select, update
+from sqlalchemy.orm import Session
+
+from icarus.debates import repository as repo
+from icarus.debates.access import Caller, check_budget, check_methods, plan_for_organisation
+from icarus.debates.adjudication import (
+    Adjudicator,
+    OfflineAdjudicator,
+    build_claim_verdict,
+    panel_fingerprint,
+)
+from icarus.debates.elector import Chooser
+from icarus.debates.errors import (
+    ClaimNotFound,
+    DebateError,
+    DebateNotFound,
+    InvalidChange,
+    PanelNotFound,
+    QuotaExceeded,
+    SpeakersWaiting,
+    SpendLimitReached,
+    UnknownSpeaker,
+)
+from icarus.debates.escalation import next_rung
+from icarus.debates.model import (
+    ClaimVerdict,
+    DebateSettings,
+    DetectedClaim,
+    Panel,
+    ResearchDelay,
+    ResearchMode,
+    Segment,
+    StoredPanel,
+    Verdict,
+)
+from icarus.debates.research.base import ClaimToResearch
+from icarus.debates.retries import apply_winner_rejection, give_up_panel, next_search_retry
+from icarus.debates.speakers import (
+    InvalidSpeakerName,
+    speaker_display_name,
+    speakers_waiting,
+    validate_speaker_map,
+)
+from icarus.debates.speakers import UnknownSpeaker as UnheardLabel
+from icarus.store.debate_tables import (
+    DebateClaimRecord,
+    DebateFeedbackRecord,
+    DebateMode,
+    DebatePanelRecord,
+    DebateRecord,
+    DetectionState,
+    PanelState,
+    WinnerSelectionRecord,
+    WinnerState,
+)
+from icarus.store.repository import Store
+from icarus.store.tokens import Role
+
+__all__ = [
+    "FEEDBACK_KINDS",
+    "ClaimResults",
+    "ClaimSubmitted",
+    "ClaimSummary",
+    "DebatePipeline",
+    "DebateService",
+    "DebateView",
+    "DetectionStarted",
+    "Detector",
+    "Dispatcher",
+    "FeedbackRecorded",
+    "IngestResult",
+    "PanelView",
+    "Researcher",
+    "SegmentsAccepted",
+    "ServiceConfig",
+]
+
+log = logging.getLogger("icarus.debates")
+
+Clock = Callable[[], datetime]
+
+WITHHELD_SPEAKERS: Final = "speakers"  # the live gate: a heard voice is still unnamed
+WITHHELD_NEEDS_SPEAKER: Final = "needs_speaker"  # the claim depends on who said it, and they are unnamed
+FEEDBACK_KINDS: Final = frozenset(
+    {"vote", "panel_feedback", "answer_feedback", "claim_extraction", "translation"}
+)
+SETTINGS_FIELDS: Final = frozenset(DebateSettings.model_fields)
+WEIGHT_FIELDS: Final = ("cost_weight", "latency_weight", "quality_weight")
+
+
+class Detector(Protocol):
+    """Finds the checkable claims in segments (``icarus.debates.detection.detect_claims``)."""
+
+    def __call__(
+        self, segments: Sequence[Segment], speaker_names: Mapping[str, str]
+    ) -> list[DetectedClaim]: ...
+
+
+class Researcher(Protocol):
+    """Researches one claim with one method (``icarus.debates.research.run_method``)."""
+
+    def __call__(self, mode: ResearchMode, claim: ClaimToResearch) -> Panel: ...
+
+
+class Dispatcher(Protocol):
+    """Makes queued work happen soon (the huey tasks); without one, ``run_due`` or the periodic task does."""
+
+    def research(self, panel_id: int) -> None: ...
+
+    def detect(self, debate_id: str) -> None: ...
+
+
+@dataclass
+class DebatePipeline:
+    """The parts the service runs: detection, research, adjudication and the elector's chooser."""
+
+    detect: Detector
+    research: Researcher
+    adjudicator: Adjudicator | None = field(default_factory=OfflineAdjudicator)
+    chooser: Chooser | None = None
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    panel_lease: timedelta = timedelta(minutes=5)
+    detection_lease: timedelta = timedelta(minutes=5)
+    max_attempts: int = 3
+    error_backoff: timedelta = timedelta(minutes=2)
+    search_retry_delays: tuple[timedelta, ...] = (
+        timedelta(minutes=10),
+        timedelta(minutes=30),
+        timedelta(hours=2),
+    )
+    strong_language_auto_retry: bool = False
+    live_detection_grace: timedelta = timedelta(minutes=1)
+
+
+# --- what the service answers ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DebateView:
+    id: str
+    title: str
+    organisation_id: int | None
+    settings: DebateSettings
+    speakers: dict[str, str]
+    speakers_heard: list[str]
+    speakers_waiting: list[str]
+    mode: DebateMode
+    detection_state: DetectionState
+    segment_count: int
+    claim_count: int
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class SegmentsAccepted:
+    debate_id: str
+    accepted: int
+    duplicates: int
+    claims_detected: int
+    claims_withheld: int
+    speakers_waiting: list[str]
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    debate_id: str
+    segments: int
+    accepted: int
+    duplicates: int
+    detection: DetectionState
+    speakers_waiting: list[str]
+
+
+@dataclass(frozen=True)
+class DetectionStarted:
+    debate_id: str
+    detection: DetectionState
+    unnamed_speakers: list[str]
+
+
+@dataclass(frozen=True)
+class ClaimSubmitted:
+    claim_id: int
+    debate_id: str
+    created: bool
+    panel_ids: list[int]
+    research_modes: list[ResearchMode]
+    already_researched: list[ResearchMode]
+
+
+@dataclass(frozen=True)
+class PanelView:
+    panel_id: int
+    claim_id: int
+    research_mode: ResearchMode
+    state: PanelState
+    verdict: Verdict
+    panel: Panel | None
+    manual: bool
+    escalated: bool
+    strong_language: bool
+    research_delay_reason: ResearchDelay | None
+    next_attempt_at: datetime | None
+    attempts: int
+    cost: float
+    corrected_verdict: Verdict | None
+    created_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ClaimSummary:
+    claim_id: int
+    debate_id: str
+    text: str
+    speaker_label: str | None
+    speaker_name: str | None
+    checkworthiness: float
+    claim_type: str
+    manually_added: bool
+    segment_ids: list[str]
+    created_at: datetime
+    claim_verdict: ClaimVerdict | None
+    research_modes: list[ResearchMode]
+    panels_done: int
+    panels_pending: int
+
+
+@dataclass(frozen=True)
+class ClaimResults:
+    claim_id: int
+    debate_id: str
+    text: str
+    claim_verdict: ClaimVerdict | None
+    panels: list[PanelView]
+    operator_winner_panel_id: int | None
+    conflict: bool = False
+
+    @property
+    def best(self) -> ClaimVerdict | None:
+        """A compatibility alias of ``claim_verdict``."""
+        return self.claim_verdict
+
+
+@dataclass(frozen=True)
+class FeedbackRecorded:
+    feedback_id: int
+    kind: str
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class DebateService:
+    """Debates for API callers, the CLI and workers. Thread-safe: every call uses its own transactions."""
+
+    def __init__(
+        self,
+        store: Store,
+        pipeline: DebatePipeline,
+        *,
+        config: ServiceConfig | None = None,
+        clock: Clock = _utc_now,
+        dispatcher: Dispatcher | None = None,
+        inline: bool = False,
+    ) -> None:
+        """``inline``: without a dispatcher, research and detection run in the calling thread as soon as they
+        are due (the CLI and tests); otherwise they wait for a worker."""
+        self.store = store
+        self.pipeline = pipeline
+        self.config = config or ServiceConfig()
+        self.clock = clock
+        self.dispatcher = dispatcher
+        self.inline = inline
+        self.worker_id = uuid.uuid4().hex[:16]
+        self._inline_lock = threading.Lock()
+
+    # --- debates ---------------------------------------------------------------------------------------
+
+    def create_debate(self, caller: Caller, settings: DebateSettings, title: str = "") -> DebateView:
+        caller.require(Role.API, "creating a debate")
+        check_methods(caller, settings.research_modes)
+        now = self.clock()
+        debate_id = repo.new_debate_id()
+
+        def work(session: Session) -> DebateView:
+            session.add(
+                DebateRecord(
+                    id=debate_id,
+                    organisation_id=caller.organisation_id,
+                    created_by=caller.token_id,
+                    title=title[:512],
+                    settings_json=settings.model_dump_json(),
+                    speakers_json="{}",
+                    mode=DebateMode.LIVE.value,
+                    detection_state=DetectionState.IDLE.value,
+                    skip_speakers=False,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            session.flush()
+            return self._view(session, repo.debate_record(session, debate_id))
+
+        return self.store.transaction(work)
+
+    def get_debate(self, caller: Caller, debate_id: str) -> DebateView:
+        with self.store.reading() as session:
+            return self._view(session, self._visible(session, caller, debate_id))
+
+    def list_debates(self, caller: Caller, limit: int = 100) -> list[DebateView]:
+        with self.store.reading() as session:
+            query = (
+                select(DebateRecord).order_by(DebateRecord.created_at.desc(), DebateRecord.id).limit(limit)
+            )
+            if not caller.is_admin:
+                org = caller.organisation_id
+                query = query.where(
+                    DebateRecord.organisation_id == org
+                    if org is not None
+                    else DebateRecord.organisation_id.is_(None)
+                )
+            return [self._view(session, row) for row in session.scalars(query).all()]
+
+    def update_debate(self, caller: Caller, debate_id: str, changes: Mapping[str, Any]) -> DebateView:
+        """Replace the named settings (and ``title``). Claims already detected keep their panels."""
+        caller.require(Role.API, "changing a debate")
+        unknown = sorted(set(changes) - SETTINGS_FIELDS - {"title"})
+        if unknown:
+            raise InvalidChange("unknown debate setting(s): " + ", ".join(unknown))
+        now = self.clock()
+
+        def work(session: Session) -> DebateView:
+            row = self._visible(session, caller, debate_id, lock=True)
+            current = repo.debate_row(row).settings
+            settings = _settings_with(current, {k: v for k, v in changes.items() if k != "title"})
+            if settings.research_modes != current.research_modes:
+                check_methods(caller, settings.research_modes)
+            row.settings_json = settings.model_dump_json()
+            if "title" in changes:
+                row.title = str(changes["title"])[:512]
+            row.updated_at = now
+            return self._view(session, row)
+
+        return self.store.transaction(work)
+
+    def set_model_weights(
+        self,
+        caller: Caller,
+        debate_id: str,
+        cost: float | None = None,
+        latency: float | None = None,
+        quality: float | None = None,
+    ) -> DebateView:
+        """Set the weights given (each 0.0 to 1.0); the others stay as they were."""
+        given = dict(zip(WEIGHT_FIELDS, (cost, latency, quality), strict=True))
+        return self.update_debate(caller, debate_id, {k: v for k, v in given.items() if v is not None})
+
+    # --- transcripts and the speaker gate -------------------------------------------------------------
+
+    def set_speaker_map(self, caller: Caller, debate_id: str, mapping: Mapping[str, str]) -> DebateView:
+        """Name diarization labels. Names merge into the map; a label never heard is refused. Naming the last
+        unnamed voice releases the withheld claims in order and starts deferred detection."""
+        caller.require(Role.API, "naming speakers")
+        now = self.clock()
+        released: list[int] = []
+        start_detection = False
+
+        def work(session: Session) -> DebateView:
+            nonlocal released, start_detection
+            row = self._visible(session, caller, debate_id, lock=True)
+            heard = repo.heard_labels(session, debate_id)
+            try:
+                cleaned = validate_speaker_map(mapping, heard)
+            except UnheardLabel as exc:
+                raise UnknownSpeaker(exc.labels) from exc
+            except InvalidSpeakerName as exc:
+                raise InvalidChange(str(exc)) from exc
+            names = {**repo.debate_row(row).speakers, **cleaned}
+            row.speakers_json = _json(names)
+            row.updated_at = now
+            waiting = speakers_waiting(heard, names)
+            repo.add_event(
+                session, debate_id, "speakers", {"speakers": names, "speakers_waiting": waiting}, now
+            )
+            released = self._release_withheld(session, row, names, waiting, now)
+            if row.detection_state == DetectionState.DEFERRED.value and not waiting:
+                row.detection_state, row.detection_due_at = DetectionState.REQUESTED.value, now
+                start_detection = True
+            return self._view(session, row)
+
+        view = self.store.transaction(work)
+        self._kick_panels(released)
+        if start_detection:
+            self._kick_detection(debate_id)
+        return view
+
+    def add_segments(self, caller: Caller, debate_id: str, batch: Sequence[Segment]) -> SegmentsAccepted:
+        """Store a live batch (a segment id already stored is skipped) and detect claims in what is new.
+
+        Under the speaker gate the detected claims are withheld while any voice heard so far is unnamed."""
+        caller.require(Role.API, "sending segments")
+        now = self.clock()
+
+        def store_batch(session: Session) -> tuple[list[Segment], int, dict[str, str], DebateSettings]:
+            row = self._visible(session, caller, debate_id)
+            fresh, duplicates = repo.add_segments(session, debate_id, batch, now)
+            debate = repo.debate_row(row)
+            return fresh, duplicates, debate.speakers, debate.settings
+
+        fresh, duplicates, names, _settings = self.store.transaction(store_batch)
+        detected, withheld, waiting, panels = self._detect_live(debate_id, fresh, names)
+        self._kick_panels(panels)
+        return SegmentsAccepted(debate_id, len(fresh), duplicates, detected, withheld, waiting)
+
+    def ingest_transcript(
+        self, caller: Caller, debate_id: str, data: bytes, fmt: str | None = None
+    ) -> IngestResult:
+        """Store a whole transcript (plain text, WebVTT or SRT). Under the speaker gate detection waits until
+        every voice is named (``run_detection``); otherwise it starts now.
+
+        Raises ``TranscriptError`` (naming the line) and ``TranscriptTooLarge`` from the parser."""
+        from icarus.debates.transcripts import parse_transcript  # caption libraries load on first use
+
+        caller.require(Role.API, "ingesting a transcript")
+        with self.store.reading() as session:
+            self._visible(session, caller, debate_id)
+        parsed = parse_transcript(data, fmt)
+        now = self.clock()
+
+        def work(session: Session) -> IngestResult:
+            row = self._visible(session, caller, debate_id, lock=True)
+            fresh, duplicates = repo.add_segments(session, debate_id, parsed, now)
+            debate = repo.debate_row(row)
+            heard = repo.heard_labels(session, debate_id)
+            waiting = speakers_waiting(heard, debate.speakers)
+            row.mode = DebateMode.FILE.value
+            if fresh or row.detection_state == DetectionState.IDLE.value:
+                gated = debate.settings.speaker_gate_enabled and waiting and not row.skip_speakers
+                row.detection_state = (DetectionState.DEFERRED if gated else DetectionState.REQUESTED).value
+                row.detection_due_at = now
+            row.updated_at = now
+            repo.add_event(session, debate_id, "detection", {"state": row.detection_state}, now)
+            return IngestResult(
+                debate_id, len(parsed), len(fresh), duplicates, DetectionState(row.detection_state), waiting
+            )
+
+        result = self.store.transaction(work)
+        if result.detection is DetectionState.REQUESTED:
+            self._kick_detection(debate_id)
+        return result
+
+    def run_detection(self, caller: Caller, debate_id: str, skip_speakers: bool = False) -> DetectionStarted:
+        """Start the deferred detection of an ingested transcript. Raises ``SpeakersWaiting`` while a voice
+        is unnamed, unless ``skip_speakers``: then unnamed voices stay "Speaker N" and the claims that need
+        their identity wait until they are named."""
+        caller.require(Role.API, "running detection")
+        now = self.clock()
+        released: list[int] = []
+
+        def work(session: Session) -> DetectionStarted:
+            nonlocal released
+            row = self._visible(session, caller, debate_id, lock=True)
+            debate = repo.debate_row(row)
+            waiting = speakers_waiting(repo.heard_labels(session, debate_id), debate.speakers)
+            if waiting and not skip_speakers:
+                raise SpeakersWaiting(waiting)
+            if skip_speakers and not row.skip_speakers:
+                row.skip_speakers = True
+                released = self._release_withheld(session, row, debate.speakers, waiting, now)
+            if row.detection_state != DetectionState.RUNNING.value:
+                row.detection_state, row.detection_due_at = DetectionState.REQUESTED.value, now
+            row.updated_at = now
+            repo.add_event(session, debate_id, "detection", {"state": row.detection_state}, now)
+            return DetectionStarted(debate_id, DetectionState(row.detection_state), waiting)
+
+        started = self.store.transaction(work)
+        self._kick_panels(released)
+        self._kick_detection(debate_id)
+        return started
+
+    # --- claims ---------------------------------------------------------------------------------------
+
+    def submit_claim(
+        self,
+        caller: Caller,
+        debate_id: str,
+        text: str,
+        research_mode: ResearchMode | Sequence[ResearchMode] | None = None,
+        manually_added: bool = False,
+        strong_language: bool = False,
+    ) -> ClaimSubmitted:
+        """Add a claim to a debate or check one again.
+
+        Only the methods the claim has no panel for yet run (``strong_language`` reruns them all, searching
+        also in English and Spanish). Without ``research_mode``: the debate's methods for a new claim, the
+        claim's own for a rerun. ``manually_added`` panels widen what the answer waits for but never vote.
+        Administrators may run any method, others only their plan's; quota and spend limit apply to all."""
+        caller.require(Role.API, "submitting a claim")
+        text = text.strip()
+        if not text:
+            raise InvalidChange("a claim needs text")
+        asked = _modes(research_mode)
+        if asked:
+            check_methods(caller, asked)
+        now = self.clock()
+
+        def work(session: Session) -> ClaimSubmitted:
+            row = self._visible(session, caller, debate_id)
+            debate = repo.debate_row(row)
+            claim = repo.find_claim(session, debate_id, text)
+            created = claim is None
+            existing = (
+                [] if claim is None else [repo.panel_row(p) for p in repo.panel_rows(session, claim.id)]
+            )
+            if asked:
+                modes = asked
+            elif strong_language and existing:
+                modes = list(dict.fromkeys(p.research_mode for p in existing if not p.strong_language))
+            else:
+                modes = list(debate.settings.research_modes)
+            check_methods(caller, modes)
+            have = {p.research_mode for p in existing}
+            to_run = modes if strong_language else [m for m in modes if m not in have]
+            if to_run:
+                check_budget(session, caller.organisation_id, caller.plan, now, new_claim=created)
+            if claim is None:
+                detected = DetectedClaim(text=text, checkworthiness=1.0, claim_type="manual")
+                claim = repo.add_claim(
+                    session,
+                    debate_id,
+                    detected,
+                    now,
+                    withheld=None,
+                    manually_added=True,
+                    created_by=caller.token_id,
+                )
+                repo.add_event(session, debate_id, "claim", self._claim_event(session, claim, debate), now)
+            ids = []
+            for mode in to_run:
+                panel = repo.add_panel(
+                    session,
+                    claim,
+                    mode,
+                    now,
+                    manual=manually_added,
+                    strong_language=strong_language,
+                    billed_token_id=caller.token_id,
+                    billed_organisation_id=caller.organisation_id,
+                )
+                ids.append(panel.id)
+                repo.add_event(session, debate_id, "panel", self._panel_event(session, panel), now)
+            if ids:
+                self._recompute(
+                    session, claim, debate, now
+                )  # a manual method joins what the answer waits for
+            return ClaimSubmitted(
+                claim.id,
+                debate_id,
+                created,
+                ids,
+                list(to_run),
+                [m for m in modes if m in have and m not in to_run],
+            )
+
+        submitted = self.store.transaction(work)
+        self._kick_panels(submitted.panel_ids)
+        return submitted
+
+    def list_claims(self, caller: Caller, debate_id: str) -> list[ClaimSummary]:
+        with self.store.reading() as session:
+            row = self._visible(session, caller, debate_id)
+            debate = repo.debate_row(row)
+            heard = repo.heard_labels(session, debate_id)
+            claims = repo.claim_rows(session, debate_id)
+            verdicts = repo.claim_verdicts(session, [c.id for c in claims])
+            panels: dict[int, list[DebatePanelRecord]] = {}
+            for panel in session.scalars(
+                select(DebatePanelRecord)
+                .where(DebatePanelRecord.debate_id == debate_id)
+                .order_by(DebatePanelRecord.id)
+            ):
+                panels.setdefault(panel.claim_id, []).append(panel)
+            return [_summary(c, debate, heard, verdicts.get(c.id), panels.get(c.id, [])) for c in claims]
+
+    def claim_results(self, caller: Caller, claim_id: int, debate_id: str | None = None) -> ClaimResults:
+        """The claim's one answer (None while research is pending) and every research panel."""
+        with self.store.reading() as session:
+            claim = repo.claim_record(session, claim_id, debate_id)
+            if claim.withheld is not None:
+                raise ClaimNotFound(claim_id, debate_id)
+            self._visible(session, caller, claim.debate_id, missing=ClaimNotFound(claim_id, debate_id))
+            panels = [_panel_view(repo.panel_row(p)) for p in repo.panel_rows(session, claim_id)]
+            return ClaimResults(
+                claim_id=claim.id,
+                debate_id=claim.debate_id,
+                text=claim.text,
+                claim_verdict=repo.claim_verdict(session, claim_id),
+                panels=panels,
+                operator_winner_panel_id=repo.current_winner(session, claim_id),
+            )
+
+    # --- operators and readers ------------------------------------------------------------------------
+
+    def select_winner(self, caller: Caller, claim_id: int, panel_id: int) -> ClaimResults:
+        """An operator's winner answers for the claim from now on (basis ``operator``)."""
+        caller.require(Role.REVIEWER, "choosing a winner")
+        now = self.clock()
+
+        def work(session: Session) -> str:
+            panel, claim, debate = self._research_panel(session, caller, panel_id, claim_id, finished=True)
+            session.execute(
+                update(WinnerSelectionRecord)
+                .where(
+                    WinnerSelectionRecord.claim_id == claim.id,
+                    WinnerSelectionRecord.state == WinnerState.CURRENT.value,
+                )
+                .values(state=WinnerState.SUPERSEDED.value)
+                .execution_options(synchronize_session=False)
+            )
+            session.add(
+                WinnerSelectionRecord(
+                    claim_id=claim.id,
+                    panel_id=panel.id,
+                    state=WinnerState.CURRENT.value,
+                    token_id=caller.token_id,
+                    at=now,
+                )
+            )
+            session.flush()
+            self._recompute(session, claim, debate, now)
+            return claim.debate_id
+
+        debate_id = self.store.transaction(work)
+        return self.claim_results(caller, claim_id, debate_id)
+
+    def reject_winner(self, caller: Caller, claim_id: int, panel_id: int) -> ClaimResults:
+        """Record that a selection of ``panel_id`` is rejected. The previous winner stays as it was."""
+        caller.require(Role.REVIEWER, "rejecting a winner")
+        now = self.clock()
+
+        def work(session: Session) -> str:
+            panel, claim, _debate = self._research_panel(session, caller, panel_id, claim_id)
+            kept = apply_winner_rejection(repo.current_winner(session, claim.id), panel.id)
+            session.add(
+                WinnerSelectionRecord(
+                    claim_id=claim.id,
+                    panel_id=panel.id,
+                    state=WinnerState.REJECTED.value,
+                    token_id=caller.token_id,
+                    at=now,
+                )
+            )
+            session.add(
+                DebateFeedbackRecord(
+                    kind="winner_rejection",
+                    debate_id=claim.debate_id,
+                    claim_id=claim.id,
+                    panel_id=panel.id,
+                    token_id=caller.token_id,
+                    data_json=_json({"winner_kept": kept}),
+                    at=now,
+                )
+            )
+            return claim.debate_id
+
+        debate_id = self.store.transaction(work)
+        return self.claim_results(caller, claim_id, debate_id)
+
+    def correct_verdict(self, caller: Caller, panel_id: int, verdict: Verdict) -> PanelView:
+        """A reviewer's correction of one research panel's verdict, shown beside the panel."""
+        caller.require(Role.REVIEWER, "correcting a verdict")
+        if verdict is Verdict.PENDING:
+            raise InvalidChange("a correction names a verdict, not pending")
+        now = self.clock()
+
+        def work(session: Session) -> PanelView:
+            panel, claim, _debate = self._research_panel(session, caller, panel_id)
+            panel.corrected_verdict = verdict.value
+            session.add(
+                DebateFeedbackRecord(
+                    kind="correction",
+                    debate_id=claim.debate_id,
+                    claim_id=claim.id,
+                    panel_id=panel.id,
+                    token_id=caller.token_id,
+                    data_json=_json({"verdict": verdict.value}),
+                    at=now,
+                )
+            )
+            session.flush()
+            return _panel_view(repo.panel_row(panel))
+
+        return self.store.transaction(work)
+
+    def vote(self, caller: Caller, panel_id: int, value: int | str) -> FeedbackRecorded:
+        """A reader's vote on a research panel: recorded as feedback, never changing a verdict."""
+        return self.feedback(caller, "vote", panel_id=panel_id, data={"value": value})
+
+    def feedback(
+        self,
+        caller: Caller,
+        kind: str,
+        *,
+        panel_id: int | None = None,
+        claim_id: int | None = None,
+        debate_id: str | None = None,
+        data: Mapping[str, Any] | None = None,
+    ) -> FeedbackRecorded:
+        """Record feedback: ``vote``/``panel_feedback``/``translation`` name a research panel,
+        ``answer_feedback`` a claim (shown verdict, basis, considered panel ids, reasons, benchmark consent),
+        ``claim_extraction`` a claim or a debate. None of it changes a verdict or picks a winner."""
+        caller.require(Role.READER, "giving feedback")
+        if kind not in FEEDBACK_KINDS:
+            raise InvalidChange(f"unknown feedback kind {kind!r}")
+        now = self.clock()
+
+        def work(session: Session) -> FeedbackRecorded:
+            nonlocal claim_id, debate_id
+            if kind in ("vote", "panel_feedback", "translation"):
+                if panel_id is None:
+                    raise InvalidChange(f"{kind} names a research panel")
+                _panel, claim, _debate = self._research_panel(session, caller, panel_id, claim_id)
+                claim_id, debate_id = claim.id, claim.debate_id
+            elif claim_id is not None:
+                claim = repo.claim_record(session, claim_id, debate_id)
+                self._visible(session, caller, claim.debate_id, missing=ClaimNotFound(claim_id, debate_id))
+                debate_id = claim.debate_id
+            elif debate_id is not None and kind == "claim_extraction":
+                self._visible(session, caller, debate_id)
+            else:
+                raise InvalidChange(f"{kind} names a claim")
+            row = DebateFeedbackRecord(
+                kind=kind,
+                debate_id=debate_id,
+                claim_id=claim_id,
+                panel_id=panel_id,
+                token_id=caller.token_id,
+                data_json=_json(dict(data or {})),
+                at=now,
+            )
+            session.add(row)
+            session.flush()
+            return FeedbackRecorded(row.id, kind)
+
+        return self.store.transaction(work)
+
+    def events_after(
+        self, caller: Caller, debate_id: str, last_id: int = 0, limit: int = 100
+    ) -> list[repo.DebateEvent]:
+        """The live feed: events of this debate numbered above ``last_id``, oldest first."""
+        with self.store.reading() as session:
+            self._visible(session, caller, debate_id)
+            return repo.events_after(session, debate_id, max(0, last_id), max(1, min(limit, 1000)))
+
+    # --- workers ---------------------------------------------------------------------------------------
+
+    def research_panel(self, panel_id: int, owner: str | None = None) -> str:
+        """Lease a due panel, research it and record the answer exactly once; says what happened."""
+        owner = f"{owner or self.worker_id}:{uuid.uuid4().hex[:16]}"  # one owner per attempt: the fence
+        now = self.clock()
+        lease = self.store.transaction(
+            lambda s: repo.lease_panel(s, panel_id, owner, now, self.config.panel_lease)
+        )
+        if lease is None:
+            return "not runnable (not due, answered, or held by another worker)"
+        with self.store.reading() as session:
+            panel_rec = repo.panel_record(session, panel_id)
+            row = repo.panel_row(panel_rec)
+            claim = repo.claim_row(repo.claim_record(session, row.claim_id))
+            debate = repo.debate_row(repo.debate_record(session, row.debate_id))
+            heard = repo.heard_labels(session, row.debate_id)
+        request = ClaimToResearch(
+            text=claim.text,
+            as_of=now,
+            language=debate.settings.language,
+            country=debate.settings.country,
+            strong_language=row.strong_language,
+            speaker=speaker_display_name(claim.speaker_label, heard, debate.speakers),
+        )
+        try:
+            panel = self.pipeline.research(row.research_mode, request)
+        except Exception as exc:  # any failure of a method is retried, then answered
+            log.exception("research of panel %d (%s) failed", panel_id, row.research_mode.value)
+            return self._failed(lease, row, exc)
+        panel = panel.model_copy(update={"research_mode": row.research_mode})
+        if panel.verdict is Verdict.PENDING:
+            return self._delayed(lease, row, panel)
+        return self._complete(lease, panel)
+
+    def detect(self, debate_id: str, owner: str | None = None) -> str:
+        """Run a requested detection over the stored transcript; fenced like a panel."""
+        owner = owner or self.worker_id
+        now = self.clock()
+        lease_until = now + self.config.detection_lease
+
+        def take(session: Session) -> bool:
+            result = session.execute(
+                update(DebateRecord)
+                .where(DebateRecord.id == debate_id, _detection_runnable(now))
+                .values(detection_state=DetectionState.RUNNING.value, detection_due_at=lease_until)
+                .execution_options(synchronize_session=False)
+            )
+            return getattr(result, "rowcount", 0) == 1
+
+        if not self.store.transaction(take):
+            return "no detection due"
+        with self.store.reading() as session:
+            debate = repo.debate_row(repo.debate_record(session, debate_id))
+            pending = repo.segments(session, debate_id, undetected_only=True)
+        found = self.pipeline.detect(pending, debate.speakers) if pending else []
+        panels: list[int] = []
+
+        def record(session: Session) -> bool:
+            nonlocal panels
+            row = repo.debate_record(session, debate_id, lock=True)
+            if row.detection_state != DetectionState.RUNNING.value or row.detection_due_at != lease_until:
+                return False  # our lease ran out and another worker took the run over
+            repo.mark_detected(session, debate_id, [s.segment_id for s in pending])
+            panels = self._store_detected(session, row, found, self.clock(), live=False)
+            row.detection_state, row.detection_due_at = DetectionState.DONE.value, None
+            repo.add_event(
+                session, debate_id, "detection", {"state": row.detection_state, "claims": len(found)}, now
+            )
+            return True
+
+        if not self.store.transaction(record):
+            return "fenced: another worker finished this detection"
+        self._kick_panels(panels)
+        return f"{len(found)} claim(s) detected in {len(pending)} segment(s)"
+
+    def dispatch_due(self) -> int:
+        """Hand out whatever is due: requested or abandoned detections, deferred detections whose voices are
+        now all named, live segments left undetected, and due panels (new, retried, or whose worker died).
+        Returns how many were handed out. With neither dispatcher nor ``inline`` nothing runs."""
+        now = self.clock()
+
+        def promote(session: Session) -> list[str]:
+            deferred = session.scalars(
+                select(DebateRecord).where(DebateRecord.detection_state == DetectionState.DEFERRED.value)
+            ).all()
+            for row in deferred:
+                names = repo.debate_row(row).speakers
+                if not speakers_waiting(repo.heard_labels(session, row.id), names):
+                    row.detection_state, row.detection_due_at = DetectionState.REQUESTED.value, now
+            session.flush()
+            return list(session.scalars(select(DebateRecord.id).where(_detection_runnable(now))).all())
+
+        detections = self.store.transaction(promote)
+        for debate_id in detections:
+            self._kick_detection(debate_id)
+        with self.store.reading() as session:
+            stale = repo.live_debates_with_undetected(session, now - self.config.live_detection_grace)
+            panels = repo.runnable_panel_ids(session, now, limit=1000)
+        for debate_id in stale:
+            self._detect_leftovers(debate_id)
+        self._kick_panels(panels)
+        return len(detections) + len(stale) + len(panels)
+
+    def run_due(self, max_rounds: int = 1000) -> int:
+        """Run everything due now in this thread until nothing is left (the CLI and tests); a count."""
+        done = 0
+        for _ in range(max_rounds):
+            now = self.clock()
+            with self.store.reading() as session:
+                detections = list(
+                    session.scalars(select(DebateRecord.id).where(_detection_runnable(now))).all()
+                )
+                panels = repo.runnable_panel_ids(session, now, limit=1000)
+            if not detections and not panels:
+                break
+            for debate_id in detections:
+                self.detect(debate_id)
+            for panel_id in panels:
+                self.research_panel(panel_id)
+            done += len(detections) + len(panels)
+        return done
+
+    # --- internals: detection -----------------------------------------------------------------------
+
+    def _detect_live(
+        self, debate_id: str, fresh: Sequence[Segment], names: Mapping[str, str]
+    ) -> tuple[int, int, list[str], list[int]]:
+        found = self.pipeline.detect(fresh, names) if fresh else []
+        now = self.clock()
+        outcome: tuple[int, int, list[str], list[int]] = (0, 0, [], [])
+
+        def record(session: Session) -> None:
+            nonlocal outcome
+            row = repo.debate_record(session, debate_id, lock=True)
+            debate = repo.debate_row(row)
+            waiting = speakers_waiting(repo.heard_labels(session, debate_id), debate.speakers)
+            if fresh and repo.mark_detected(session, debate_id, [s.segment_id for s in fresh]) == 0:
+                outcome = (0, 0, waiting, [])  # another process detected these segments already
+                return
+            before = len(repo.withheld_claims(session, debate_id))
+            panels = self._store_detected(session, row, found, now, live=True)
+            withheld = len(repo.withheld_claims(session, debate_id)) - before
+            outcome = (len(found), withheld, waiting if debate.settings.speaker_gate_enabled else [], panels)
+
+        self.store.transaction(record)
+        return outcome
+
+    def _detect_leftovers(self, debate_id: str) -> None:
+        """Live segments stored but never detected (the process died in between): detect them now."""
+        with self.store.reading() as session:
+            debate = repo.debate_row(repo.debate_record(session, debate_id))
+            leftovers = repo.segments(session, debate_id, undetected_only=True)
+        _, _, _, panels = self._detect_live(debate_id, leftovers, debate.speakers)
+        self._kick_panels(panels)
+
+    def _store_detected(
+        self,
+        session: Session,
+        row: DebateRecord,
+        found: Sequence[DetectedClaim],
+        now: datetime,
+        *,
+        live: bool,
+    ) -> list[int]:
+        """Persist detected claims, withholding what the speaker gate holds back; panels for the rest."""
+        debate = repo.debate_row(row)
+        gate = debate.settings.speaker_gate_enabled
+        waiting = set(speakers_waiting(repo.heard_labels(session, row.id), debate.speakers))
+        backlog = (
+            live and gate and not row.skip_speakers and (waiting or repo.withheld_claims(session, row.id))
+        )
+        panels: list[int] = []
+        for claim in found:
+            unnamed = claim.speaker_label in waiting
+            withheld = None
+            if gate and claim.needs_speaker and unnamed:
+                withheld = WITHHELD_NEEDS_SPEAKER
+            elif backlog:
+                withheld = WITHHELD_SPEAKERS
+            record = repo.add_claim(session, row.id, claim, now, withheld=withheld)
+            if withheld is None:
+                panels += self._show_claim(session, record, debate, now)
+        return panels
+
+    def _release_withheld(
+        self,
+        session: Session,
+        row: DebateRecord,
+        names: Mapping[str, str],
+        waiting: Sequence[str],
+        now: datetime,
+    ) -> list[int]:
+        """Show the withheld claims the names now allow, oldest first; their panels' ids."""
+        debate = repo.debate_row(row)
+        everyone_named = not waiting or row.skip_speakers
+        panels: list[int] = []
+        for claim in repo.withheld_claims(session, row.id):
+            if claim.withheld == WITHHELD_SPEAKERS and not everyone_named:
+                break  # the backlog goes out in order, all together
+            if claim.withheld == WITHHELD_NEEDS_SPEAKER and claim.speaker_label in waiting:
+                continue
+            claim.withheld, claim.released_at = None, now
+            session.flush()
+            panels += self._show_claim(session, claim, debate, now)
+        return panels
+
+    def _show_claim(
+        self, session: Session, claim: DebateClaimRecord, debate: repo.DebateRow, now: datetime
+    ) -> list[int]:
+        """Announce a claim and queue one panel per configured method, billed to the debate's creator."""
+        repo.add_event(session, claim.debate_id, "claim", self._claim_event(session, claim, debate), now)
+        modes = debate.settings.research_modes
+        if not modes:
+            return []
+        try:
+            plan = plan_for_organisation(session, debate.organisation_id)
+            check_budget(session, debate.organisation_id, plan, now, new_claim=True)
+        except (QuotaExceeded, SpendLimitReached) as refused:
+            repo.add_event(
+                session,
+                claim.debate_id,
+                "research_refused",
+                {"claim_id": claim.id, "reason": str(refused)},
+                now,
+            )
+            return []
+        ids = []
+        for mode in modes:
+            panel = repo.add_panel(
+                session,
+                claim,
+                mode,
+                now,
+                billed_token_id=debate.created_by,
+                billed_organisation_id=debate.organisation_id,
+            )
+            ids.append(panel.id)
+            repo.add_event(session, claim.debate_id, "panel", self._panel_event(session, panel), now)
+        return ids
+
+    # --- internals: research outcomes ------------------------------------------------------------------
+
+    def _complete(self, lease: repo.Lease, panel: Panel) -> str:
+        now = self.clock()
+        follow_ups: list[int] = []
+
+        def work(session: Session) -> bool:
+            nonlocal follow_ups
+            claim = self._locked_claim_of(session, lease.panel_id)
+            row = repo.held_panel(session, lease)
+            if row is None:
+                return False
+            debate = repo.debate_row(repo.debate_record(session, row.debate_id))
+            row.state, row.lease_owner, row.lease_until = PanelState.DONE.value, None, None
+            row.panel_json, row.verdict = panel.model_dump_json(), panel.verdict.value
+            row.fingerprint = panel_fingerprint(panel)
+            row.research_delay_reason = None
+            row.cost, row.finished_at, row.error = panel.cost, now, None
+            session.flush()
+            follow_ups = self._after_panel(session, claim, row, debate, now)
+            return True
+
+        if not self.store.transaction(work):
+            return "fenced: this panel was answered or taken over by another worker"
+        self._kick_panels(follow_ups)
+        return f"answered {panel.verdict.value}"
+
+    def _delayed(self, lease: repo.Lease, row: repo.PanelRow, panel: Panel) -> str:
+        """Every main search failed: retry on the outage schedule, then answer unverifiable."""
+        now = self.clock()
+        retry_at = next_search_retry(row.search_failures, now, self.config.search_retry_delays)
+        if retry_at is None:
+            return self._complete(lease, give_up_panel(panel, row.search_failures))
+        delayed = panel.model_copy(update={"research_delay_reason": ResearchDelay.SEARCH_UNAVAILABLE})
+
+        def work(session: Session) -> bool:
+            self._locked_claim_of(session, lease.panel_id)
+            held = repo.held_panel(session, lease)
+            if held is None:
+                return False
+            held.state, held.lease_owner, held.lease_until = PanelState.PENDING.value, None, None
+            held.next_attempt_at, held.search_failures = retry_at, held.search_failures + 1
+            held.research_delay_reason = ResearchDelay.SEARCH_UNAVAILABLE.value
+            held.panel_json = delayed.model_dump_json()
+            held.cost += panel.cost
+            session.flush()
+            repo.add_event(session, held.debate_id, "panel", self._panel_event(session, held), now)
+            return True
+
+        if not self.store.transaction(work):
+            return "fenced: this panel was answered or taken over by another worker"
+        return f"search unavailable; retry at {retry_at.isoformat()}"
+
+    def _failed(self, lease: repo.Lease, row: repo.PanelRow, exc: Exception) -> str:
+        """A method raised: retry after a backoff; after the last attempt answer unverifiable, saying why."""
+        if lease.attempt - row.search_failures >= self.config.max_attempts:
+            failed = Panel(
+                research_mode=row.research_mode,
+                verdict=Verdict.UNVERIFIABLE,
+                confidence=0.0,
+                explanation=f"This method could not run ({type(exc).__name__}); nothing it found is shown.",
+                trace={"failed": f"{type(exc).__name__}: {exc}"[:2000], "attempts": lease.attempt},
+            )
+            return self._complete(lease, failed)
+        now = self.clock()
+
+        def work(session: Session) -> bool:
+            held = repo.held_panel(session, lease)
+            if held is None:
+                return False
+            held.state, held.lease_owner, held.lease_until = PanelState.PENDING.value, None, None
+            held.next_attempt_at = now + self.config.error_backoff * lease.attempt
+            held.error = f"{type(exc).__name__}: {exc}".replace("\x00", "\ufffd")[:2000]
+            return True
+
+        self.store.transaction(work)
+        return f"failed ({type(exc).__name__}); retried later"
+
+    def _after_panel(
+        self,
+        session: Session,
+        claim: DebateClaimRecord,
+        row: DebatePanelRecord,
+        debate: repo.DebateRow,
+        now: datetime,
+    ) -> list[int]:
+        """A panel was answered: the claim's new answer, escalation, the strong-language auto retry, events."""
+        repo.add_event(session, claim.debate_id, "panel", self._panel_event(session, row), now)
+        follow_ups: list[int] = []
+        if debate.settings.escalate_enabled:
+            follow_ups += self._escalate(session, claim, debate, now)
+        if (
+            self.config.strong_language_auto_retry
+            and not row.strong_language
+            and row.verdict == Verdict.UNVERIFIABLE.value
+        ):
+            retry = repo.add_panel(
+                session,
+                claim,
+                ResearchMode(row.research_mode),
+                now,
+                manual=row.manual,
+                escalated=row.escalated,
+                strong_language=True,
+                billed_token_id=row.billed_token_id,
+                billed_organisation_id=row.billed_organisation_id,
+            )
+            repo.add_event(session, claim.debate_id, "panel", self._panel_event(session, retry), now)
+            follow_ups.append(retry.id)
+        self._recompute(session, claim, debate, now)
+        return follow_ups
+
+    def _escalate(
+        self, session: Session, claim: DebateClaimRecord, debate: repo.DebateRow, now: datetime
+    ) -> list[int]:
+        rows = [repo.panel_row(p) for p in repo.panel_rows(session, claim.id)]
+        stored = _current_panels(rows, self._expected(rows, debate))
+        steps = sum(1 for r in rows if r.escalated)
+        rung = next_rung(
+            debate.settings.research_modes,
+            stored,
+            steps,
+            debate.settings.escalate_max_steps,
+            debate.settings.primary_source_policy,
+        )
+        if rung is None or any(r.research_mode is rung for r in rows):
+            return []
+        panel = repo.add_panel(
+            session,
+            claim,
+            rung,
+            now,
+            escalated=True,
+            billed_token_id=debate.created_by,
+            billed_organisation_id=debate.organisation_id,
+        )
+        repo.add_event(session, claim.debate_id, "panel", self._panel_event(session, panel), now)
+        return [panel.id]
+
+    def _recompute(
+        self, session: Session, claim: DebateClaimRecord, debate: repo.DebateRow, now: datetime
+    ) -> None:
+        """Build the claim's answer from its current panels and keep it if it changed (an event says so)."""
+        rows = [repo.panel_row(p) for p in repo.panel_rows(session, claim.id)]
+        expected = self._expected(rows, debate)
+        previous = repo.claim_verdict(session, claim.id)
+        verdict = build_claim_verdict(
+            _current_panels(rows, expected),
+            expected,
+            operator_winner_panel_id=repo.current_winner(session, claim.id),
+            previous=previous,
+            adjudicator=self.pipeline.adjudicator,
+            provisional_allowed=debate.settings.provisional_claim_verdict,
+            elector_enabled=debate.settings.elector_enabled,
+            chooser=self.pipeline.chooser,
+        )
+        if repo.store_claim_verdict(session, claim.id, verdict, now):
+            data = {"claim_id": claim.id, "claim_verdict": _dump(verdict)}
+            repo.add_event(session, claim.debate_id, "claim_verdict", data, now)
+
+    @staticmethod
+    def _expected(rows: Sequence[repo.PanelRow], debate: repo.DebateRow) -> list[ResearchMode]:
+        """The methods the answer waits for: configured (those with a panel), escalated and manual ones.
+
+        A configured method with no panel (quota reached, or configured after the claim was shown) is not
+        waited for; neither is a plain recheck of another method."""
+        have = {r.research_mode for r in rows}
+        modes = [m for m in debate.settings.research_modes if m in have]
+        modes += [r.research_mode for r in rows if r.escalated or r.manual]
+        return list(dict.fromkeys(modes))
+
+    def _locked_claim_of(self, session: Session, panel_id: int) -> DebateClaimRecord:
+        """The panel's claim, locked: answers for one claim are written one after another, so the last one
+        always sees every other panel finished (PostgreSQL; SQLite writers are serial anyway)."""
+        claim_id = session.scalar(select(DebatePanelRecord.claim_id).where(DebatePanelRecord.id == panel_id))
+        if claim_id is None:
+            raise PanelNotFound(panel_id)
+        claim = session.scalars(
+            select(DebateClaimRecord).where(DebateClaimRecord.id == claim_id).with_for_update()
+        ).one()
+        return claim
+
+    # --- internals: access and views ---------------------------------------------------------------------
+
+    def _visible(
+        self,
+        session: Session,
+        caller: Caller,
+        debate_id: str,
+        *,
+        lock: bool = False,
+        missing: DebateError | None = None,
+    ) -> DebateRecord:
+        try:
+            row = repo.debate_record(session, debate_id, lock=lock)
+        except DebateNotFound:
+            if missing is not None:
+                raise missing from None
+            raise
+        if not caller.may_see(row.organisation_id):
+            raise missing or DebateNotFound(debate_id)
+        return row
+
+    def _research_panel(
+        self,
+        session: Session,
+        caller: Caller,
+        panel_id: int,
+        claim_id: int | None = None,
+        *,
+        finished: bool = False,
+    ) -> tuple[DebatePanelRecord, DebateClaimRecord, repo.DebateRow]:
+        """A research panel the caller may act on (its claim's when ``claim_id`` is given); else 404."""
+        panel = repo.panel_record(session, panel_id)
+        if claim_id is not None and panel.claim_id != claim_id:
+            raise PanelNotFound(panel_id)
+        if finished and panel.state != PanelState.DONE.value:
+            raise PanelNotFound(panel_id)
+        claim = repo.claim_record(session, panel.claim_id)
+        row = self._visible(session, caller, claim.debate_id, missing=PanelNotFound(panel_id))
+        return panel, claim, repo.debate_row(row)
+
+    def _view(self, session: Session, row: DebateRecord) -> DebateView:
+        debate = repo.debate_row(row)
+        heard = repo.heard_labels(session, row.id)
+        return DebateView(
+            id=row.id,
+            title=row.title,
+            organisation_id=row.organisation_id,
+            settings=debate.settings,
+            speakers=debate.speakers,
+            speakers_heard=heard,
+            speakers_waiting=speakers_waiting(heard, debate.speakers),
+            mode=debate.mode,
+            detection_state=debate.detection_state,
+            segment_count=repo.segment_count(session, row.id),
+            claim_count=len(repo.claim_rows(session, row.id)),
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
+
+    def _claim_event(
+        self, session: Session, claim: DebateClaimRecord, debate: repo.DebateRow
+    ) -> dict[str, Any]:
+        heard = repo.heard_labels(session, claim.debate_id)
+        return {
+            "claim_id": claim.id,
+            "text": claim.text,
+            "speaker_label": claim.speaker_label,
+            "speaker_name": speaker_display_name(claim.speaker_label, heard, debate.speakers),
+            "checkworthiness": claim.checkworthiness,
+            "manually_added": claim.manually_added,
+        }
+
+    def _panel_event(self, session: Session, panel: DebatePanelRecord) -> dict[str, Any]:
+        view = _panel_view(repo.panel_row(panel))
+        return {
+            "claim_id": panel.claim_id,
+            "panel": _panel_dict(view),
+            "claim_verdict": _dump(repo.claim_verdict(session, panel.claim_id)),
+        }
+
+    # --- internals: handing work out ---------------------------------------------------------------------
+
+    def _kick_panels(self, panel_ids: Sequence[int]) -> None:
+        if not panel_ids:
+            return
+        if self.dispatcher is not None:
+            for panel_id in panel_ids:
+                self.dispatcher.research(panel_id)
+        elif self.inline:
+            for panel_id in panel_ids:
+                self.research_panel(panel_id)
+
+    def _kick_detection(self, debate_id: str) -> None:
+        if self.dispatcher is not None:
+            self.dispatcher.detect(debate_id)
+        elif self.inline:
+            self.detect(debate_id)
+
+
+# --- helpers -----------------------------------------------------------------------------------------
+
+
+def _detection_runnable(now: datetime) -> Any:
+    return or_(
+        and_(
+            DebateRecord.detection_state == DetectionState.REQUESTED.value,
+            DebateRecord.detection_due_at <= now,
+        ),
+        and_(
+            DebateRecord.detection_state == DetectionState.RUNNING.value, DebateRecord.detection_due_at < now
+        ),
+    )
+
+
+def _current_panels(rows: Sequence[repo.PanelRow], expected: Sequence[ResearchMode]) -> list[StoredPanel]:
+    """Per method the newest answered panel (a rerun replaces the answer before it), else its newest pending
+    one when the answer waits for that method. Manual and automatic panels of a method are kept apart."""
+    chosen: dict[tuple[ResearchMode, bool], repo.PanelRow] = {}
+    for row in rows:  # oldest first, so a later row of the same standing replaces an earlier one
+        key = (row.research_mode, row.manual)
+        held = chosen.get(key)
+        answered = row.state is PanelState.DONE
+        awaited = row.research_mode in expected or row.manual
+        if answered or ((held is None or held.state is not PanelState.DONE) and awaited):
+            chosen[key] = row
+    return [repo.stored_panel(r) for r in sorted(chosen.values(), key=lambda r: r.id)]
+
+
+def _settings_with(current: DebateSettings, changes: Mapping[str, Any]) -> DebateSettings:
+    try:
+        return DebateSettings.model_validate({**current.model_dump(), **changes})
+    except ValidationError as exc:
+        errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+        raise InvalidChange("invalid debate settings", errors) from exc
+
+
+def _modes(research_mode: ResearchMode | Sequence[ResearchMode] | None) -> list[ResearchMode]:
+    if research_mode is None:
+        return []
+    if isinstance(research_mode, str):
+        research_mode = [research_mode]
+    try:
+        return list(dict.fromkeys(ResearchMode(m) for m in research_mode))
+    except ValueError as exc:
+        raise InvalidChange(f"unsupported research method: {exc}") from exc
+
+
+def _panel_view(row: repo.PanelRow) -> PanelView:
+    return PanelView(
+        panel_id=row.id,
+        claim_id=row.claim_id,
+        research_mode=row.research_mode,
+        state=row.state,
+        verdict=row.verdict,
+        panel=row.panel,
+        manual=row.manual,
+        escalated=row.escalated,
+        strong_language=row.strong_language,
+        research_delay_reason=row.research_delay_reason,
+        next_attempt_at=row.next_attempt_at if row.state is not PanelState.DONE else None,
+        attempts=row.attempts,
+        cost=row.cost,
+        corrected_verdict=row.corrected_verdict,
+        created_at=row.created_at,
+        finished_at=row.finished_at,
+    )
+
+
+def _panel_dict(view: PanelView) -> dict[str, Any]:
+    body: dict[str, Any] = view.panel.model_dump(mode="json") if view.panel is not None else {}
+    body.update(
+        panel_id=view.panel_id,
+        research_mode=view.research_mode.value,
+        verdict=view.verdict.value,
+        state=view.state.value,
+        manual=view.manual,
+        escalated=view.escalated,
+        strong_language=view.strong_language,
+        research_delay_reason=view.research_delay_reason.value if view.research_delay_reason else None,
+    )
+    body.setdefault("confidence", 0.0)
+    return body
+
+
+def _summary(
+    claim: DebateClaimRecord,
+    debate: repo.DebateRow,
+    heard: Sequence[str],
+    verdict: ClaimVerdict | None,
+    panels: Sequence[DebatePanelRecord],
+) -> ClaimSummary:
+    done = sum(1 for p in panels if p.state == PanelState.DONE.value)
+    return ClaimSummary(
+        claim_id=claim.id,
+        debate_id=claim.debate_id,
+        text=claim.text,
+        speaker_label=claim.speaker_label,
+        speaker_name=speaker_display_name(claim.speaker_label, heard, debate.speakers),
+        checkworthiness=claim.checkworthiness,
+        claim_type=claim.claim_type,
+        manually_added=claim.manually_added,
+        segment_ids=repo.claim_row(claim).segment_ids,
+        created_at=claim.created_at,
+        claim_verdict=verdict,
+        research_modes=list(dict.fromkeys(ResearchMode(p.research_mode) for p in panels)),
+        panels_done=done,
+        panels_pending=len(panels) - done,
+    )
+
+
+def _dump(verdict: ClaimVerdict | None) -> dict[str, Any] | None:
+    return verdict.model_dump(mode="json") if verdict is not None else None
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
