@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from icarus.scoring.icarus.config import DEFAULT_POLICY
@@ -174,8 +174,22 @@ class Settings(BaseSettings):
     )
     worker_threads: int = Field(default=2, description="Worker threads per `icarus worker` process.")
     job_lease_s: float = Field(
-        default=300.0,
-        description="How long a worker holds a job; a job whose worker died runs again after this.",
+        default=20.0,
+        gt=0,
+        description="How long a job's lease lasts without renewal; a job whose worker died runs again after "
+        "this (at most one heartbeat later).",
+    )
+    job_heartbeat_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="How often a worker records that it is alive, renews the leases of the jobs it runs and "
+        "hands out again the jobs of workers whose leases ran out; keep it well under the lease.",
+    )
+    worker_grace_s: float = Field(
+        default=20.0,
+        ge=0,
+        description="On SIGTERM a worker takes no new job and lets running ones finish for this long; it "
+        "then hands the rest back to the queue at once.",
     )
     job_max_attempts: int = Field(
         default=3, description="Runs of a job that keeps failing before it is given up."
@@ -193,6 +207,41 @@ class Settings(BaseSettings):
         ge=1,
         description="Days the event streams' history (progress and state events) is kept; a daily task deletes "
         "older events, always keeping the newest.",
+    )
+
+    watch_research_mode: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("watch_research_mode", "ICARUS_WATCH_RESEARCH_MODE"),
+        description="Research methods for debates made from watched caption files (also read as "
+        "WATCH_RESEARCH_MODE): comma-separated, 'none' for detection only; unset means agentic,decompose.",
+    )
+    strong_language_auto_retry: bool = Field(
+        default=False,
+        validation_alias=AliasChoices("strong_language_auto_retry", "ICARUS_STRONG_LANGUAGE_AUTO_RETRY"),
+        description="Rerun a panel that answered unverifiable once more, searching also in English and "
+        "Spanish, without being asked (also read as STRONG_LANGUAGE_AUTO_RETRY).",
+    )
+    debate_max_searches: int | None = Field(
+        default=None, ge=0, description="Debate research budget per panel: searches; unset means each method's own."
+    )
+    debate_max_pages: int | None = Field(
+        default=None, ge=0, description="Debate research budget per panel: pages read; unset means each method's own."
+    )
+    debate_max_depth: int | None = Field(
+        default=None,
+        ge=0,
+        description="Debate research budget per panel: follow-up rounds or link hops; unset means each method's own.",
+    )
+    debate_max_seconds: float | None = Field(
+        default=None,
+        ge=0,
+        description="Debate research budget per panel: seconds; unset means each method's own.",
+    )
+    debate_panel_lease_s: float = Field(
+        default=600.0,
+        gt=0,
+        description="How long a worker holds a debate panel it researches; a panel whose worker died is "
+        "researched again after this. Keep it above the longest method budget.",
     )
 
     @field_validator("reputation_files", mode="before")

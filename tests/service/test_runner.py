@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -43,7 +44,7 @@ def test_a_worker_that_died_after_recording_leaves_one_version(
 ) -> None:
     check_id = submit_sample(runner)
 
-    def killed(*_: object) -> None:
+    def killed(*_: object, **__: object) -> None:
         raise KeyboardInterrupt  # the process stops between writing the version and closing the job
 
     with monkeypatch.context() as patch:
@@ -163,6 +164,7 @@ def _database_down(*_: object, **__: object) -> None:
 def test_a_job_that_failed_during_an_outage_is_given_back_at_the_next_dispatch(
     runner: JobRunner, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    runner.config = replace(runner.config, lease=runner.config.error_backoff * 3)  # outlasts the backoff
     check_id = submit_sample(runner)
 
     def failing(*_: object) -> str:

@@ -22,13 +22,14 @@ TABLES = {
     "check_events",
     "api_tokens",
     "removals",
+    "workers",
 }
 
 
 def test_open_migrates_to_head(store: Store) -> None:
     assert set(inspect(store.engine).get_table_names()) >= TABLES
     with store.engine.connect() as connection:
-        assert current_revision(connection) == head_revision() == "0003_debates"
+        assert current_revision(connection) == head_revision() == "0004_workers"
 
 
 def test_migrated_schema_matches_the_orm_tables(store: Store) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -13,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from icarus.jobs.supervisor import WorkerSupervisor
 from icarus.settings import Settings
 from icarus.store.tables import INTEGER_MAX
 from icarus.store.tokens import TokenStore
@@ -48,25 +50,27 @@ def serve_command(
 
     settings = Settings()
     app = create_app(settings)  # opens (and migrates) the store before the worker starts
-    child = None
+    supervisor = None
     if worker:
-        # A separate process: the queue consumer needs the main thread for its signal handlers.
+        # A separate process: the queue consumer needs the main thread for its signal handlers. It is
+        # restarted (and the restart logged) whenever it dies; stopping it is graceful (SIGTERM).
         command = [sys.executable, "-m", "icarus.cli", "worker"]
         if threads:
             command += ["--threads", str(threads)]
-        child = subprocess.Popen(command, preexec_fn=_die_with_parent)
+        supervisor = WorkerSupervisor(command, grace_s=settings.worker_grace_s, spawn=_spawn_worker)
+        supervisor.start()
     # uvicorn shuts down on SIGTERM and then raises the signal again under the handler it found; with
     # this one that is SystemExit, so the worker below is stopped instead of left running on its own.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
         uvicorn.run(app, host=host, port=port, log_level="info")
     finally:
-        if child is not None:
-            child.terminate()
-            try:
-                child.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                child.kill()
+        if supervisor is not None:
+            supervisor.stop()
+
+
+def _spawn_worker(command: Sequence[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(list(command), preexec_fn=_die_with_parent)
 
 
 def _die_with_parent() -> None:
@@ -86,7 +90,7 @@ def _tokens() -> TokenStore:
 
 @token_app.command("create")
 def token_create(
-    role: Annotated[str, typer.Option("--role", help="reader, api or admin.")],
+    role: Annotated[str, typer.Option("--role", help="reader, api, reviewer or admin.")],
     name: Annotated[str, typer.Option("--name", help="What the token is for (shown in listings).")] = "",
     rate: Annotated[
         int | None, typer.Option("--rate", min=1, help="Requests per minute (default: the role's limit).")

@@ -1,6 +1,7 @@
 """The ``/v1`` endpoints: checks, their versions and timeline, ledgers and traces, ClaimReview, events,
 snapshots, policies, and the admin-only diagnostics."""
 
+from datetime import datetime
 from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, status
@@ -25,6 +26,7 @@ from icarus.api.schemas import (
     TimelineOut,
     VersionEntry,
     VersionOut,
+    WorkerOut,
 )
 from icarus.api.sse import EventStream
 from icarus.jobs.inputs import CaptureFailed, CheckInput
@@ -38,7 +40,7 @@ from icarus.scoring.canonical import canonical_json
 from icarus.scoring.icarus.config import POLICY_FILES, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.methodology import render_methodology
 from icarus.settings import Settings
-from icarus.store import NotFound, StoredVersion
+from icarus.store import NotFound, StoredVersion, WorkerInfo, WorkerRegistry
 from icarus.store.service import RequestInfo
 from icarus.store.tables import INTEGER_MAX, JobState
 
@@ -46,6 +48,7 @@ __all__ = ["build_router"]
 
 CHECK_ID: Final = r"^[A-Za-z0-9_-]{1,64}$"
 VERSION_CACHE_SIZE: Final = 2048
+HEARTBEATS_MISSED_BEFORE_DEAD: Final = 3
 CheckId = Annotated[str, Path(pattern=CHECK_ID, description="The check id returned on submission.")]
 VersionNo = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="Version number, 1 for the first.")]
 
@@ -57,6 +60,7 @@ def build_router(
 ) -> APIRouter:
     router = APIRouter(prefix="/v1")
     service, store = runner.service, runner.store
+    workers = WorkerRegistry(store)
     base = settings.public_url.rstrip("/")
     events = EventStream(service)
     bodies: LruCache[tuple[str, int, str | None], bytes] = LruCache(VERSION_CACHE_SIZE)
@@ -385,6 +389,7 @@ def build_router(
             reputation_files=[str(path) for path in settings.reputation_files],
             review_queue=str(settings.resolved_review_queue_path),
             review_pending=_review_pending(settings),
+            workers=[_worker(info, runner.clock(), settings.job_heartbeat_s) for info in workers.recent()],
         )
 
     @router.post("/admin/removals", include_in_schema=False, status_code=status.HTTP_201_CREATED)
@@ -398,6 +403,21 @@ def build_router(
         return {"looked_at": report.looked_at, "hidden": report.hidden, "unknown": report.unknown}
 
     return router
+
+
+def _worker(info: WorkerInfo, now: datetime, heartbeat_s: float) -> WorkerOut:
+    age = (now - info.heartbeat_at).total_seconds()
+    return WorkerOut(
+        name=info.name,
+        host=info.host,
+        pid=info.pid,
+        started_at=info.started_at,
+        last_heartbeat=info.heartbeat_at,
+        seconds_since_heartbeat=round(age, 1),
+        alive=info.stopped_at is None and age <= HEARTBEATS_MISSED_BEFORE_DEAD * heartbeat_s,
+        jobs_held=info.jobs_held,
+        stopped_at=info.stopped_at,
+    )
 
 
 def _review_pending(settings: Settings) -> int | None:

@@ -151,6 +151,18 @@ class RemovalIn(BaseModel):
     reason: str = Field(pattern=r"^(deleted|protected)$")
 
 
+class WorkerOut(BaseModel):
+    name: str = Field(description="host:pid:suffix of the worker process.")
+    host: str
+    pid: int
+    started_at: datetime
+    last_heartbeat: datetime
+    seconds_since_heartbeat: float
+    alive: bool = Field(description="It beat within three heartbeat intervals and has not stopped.")
+    jobs_held: int
+    stopped_at: datetime | None = None
+
+
 class Diagnostics(BaseModel):
     database: str
     queue: str
@@ -164,4 +176,7 @@ class Diagnostics(BaseModel):
     review_queue: str = Field(default="", description="The H4 review queue file checks fill.")
     review_pending: int | None = Field(
         default=None, description="Items in the review queue waiting for a person; null if unreadable."
+    )
+    workers: list[WorkerOut] = Field(
+        default_factory=list, description="Worker processes, most recent heartbeat first."
     )

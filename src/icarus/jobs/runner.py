@@ -4,6 +4,10 @@ The database is the source of truth for what should run and when (``jobs``); the
 it run soon. A job is leased before it runs, and its version is recorded together with its run key in one
 transaction, so a job may run twice (a worker died, a message was delivered twice) but a run never
 records two versions and never half a version. The clock is injected; nothing here sleeps.
+
+Leases are short and renewed by the worker's heartbeat (``heartbeat``) while a job runs, so the jobs of a
+worker that died run again within a lease and a heartbeat. Writes are fenced: a worker records a version
+and closes a job only while its own lease (the job's attempt number) still holds.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.settings import Settings
 from icarus.store import NotFound, Reason, Store, changes
-from icarus.store.service import JobInfo, ServiceStore
+from icarus.store.service import JobInfo, LeaseLost, ServiceStore
 from icarus.store.tables import RequestState
 
 __all__ = ["Clock", "Enqueue", "JobRunner", "RunnerConfig", "ServicesFactory", "settings_services"]
@@ -58,7 +62,7 @@ SEARCH_UNAVAILABLE: Final = "search_unavailable"
 class RunnerConfig:
     """How long a worker may hold a job, when to retry after failures, and how many times."""
 
-    lease: timedelta = timedelta(minutes=5)
+    lease: timedelta = timedelta(seconds=20)
     search_retry_minutes: tuple[int, ...] = (10, 30, 120)
     max_attempts: int = 3
     error_backoff: timedelta = timedelta(minutes=2)
@@ -100,6 +104,11 @@ class JobRunner:
         self.config = config or RunnerConfig()
         self.clock = clock
         self.enqueue = enqueue
+        # The jobs this runner leases now (job id -> the attempt it leased), renewed by ``heartbeat``; and
+        # those whose lease moved on meanwhile, whose run must stop without writing.
+        self._held: dict[int, int] = {}
+        self._lost: set[int] = set()
+        self._held_lock = threading.Lock()
         # Jobs that failed while the database was down, so that handing them back failed too: given back
         # at the next dispatch that reaches the database, instead of waiting out their lease.
         self._unreleased: dict[int, tuple[datetime, str, int]] = {}
@@ -137,8 +146,56 @@ class JobRunner:
         job = self.service.claim(check_id, run_key, now, self.config.lease)
         if job is None:
             return "not runnable (not due, finished, or held by another worker)"
+        with self._held_lock:
+            self._held[job.id] = job.attempts
+        try:
+            return self._run_leased(job, now)
+        finally:
+            with self._held_lock:
+                self._held.pop(job.id, None)
+                self._lost.discard(job.id)
+
+    def held(self) -> dict[int, int]:
+        """The jobs this runner leases now: job id -> the attempt it leased."""
+        with self._held_lock:
+            return dict(self._held)
+
+    def heartbeat(self) -> list[JobInfo]:
+        """Renew the leases of the jobs running here, and hand out again the jobs whose lease ran out (their
+        worker stopped); returns those. Called every few seconds by the worker's heartbeat thread."""
+        now = self._now()
+        lost = self.service.renew(self.held(), now, self.config.lease)
+        if lost:
+            log.warning("lease moved on for job(s) %s; their runs here will record nothing", sorted(lost))
+            with self._held_lock:
+                self._lost |= lost & self._held.keys()
+        reclaimed = self.service.reclaim_expired(now)
+        for job in reclaimed:
+            log.warning("job %s/%s: its worker's lease ran out; queued again", job.check_id, job.run_key)
+            self._kick(job.check_id, job.run_key)
+        return reclaimed
+
+    def hand_back_held(self, outcome: str) -> int:
+        """Give every job still running here back to the schedule, due now, and queue it (the worker is
+        stopping); the runs still going will record nothing. Returns how many were handed back."""
+        now = self._now()
+        handed = 0
+        for job_id, attempts in sorted(self.held().items()):
+            with self._held_lock:
+                self._lost.add(job_id)
+            if self.service.hand_back(job_id, attempts, now, outcome):
+                handed += 1
+                job = self.service.job_by_id(job_id)
+                self._kick(job.check_id, job.run_key)
+        return handed
+
+    def _run_leased(self, job: JobInfo, now: datetime) -> str:
+        check_id, run_key = job.check_id, job.run_key
         try:
             outcome = self._execute(job, now)
+        except LeaseLost as exc:
+            log.warning("job %s/%s: %s; nothing recorded", check_id, run_key, exc)
+            return f"lease moved on: nothing recorded ({exc})"
         except Exception as exc:  # a bug or an outage must not lose the job: retry, then give up loudly
             log.exception("job %s/%s failed", check_id, run_key)
             detail = f"{type(exc).__name__}: {exc}"
@@ -147,13 +204,15 @@ class JobRunner:
                 if not self._give_back(job, due_at, detail):
                     return f"error, will retry once the database answers: {detail}"
                 return f"error, will retry: {detail}"
-            self.service.finish(job.id, self._now(), f"gave up: {detail}")
+            if not self.service.finish(job.id, self._now(), f"gave up: {detail}", attempts=job.attempts):
+                return f"lease moved on: {detail}"
             if self._request_state(check_id) is not RequestState.RECORDED:
                 self.service.set_state(
                     check_id, RequestState.FAILED, self._now(), reason="error", detail=detail
                 )
             return f"gave up: {detail}"
-        self.service.finish(job.id, self._now(), outcome)
+        if not self.service.finish(job.id, self._now(), outcome, attempts=job.attempts):
+            return f"lease moved on before the job was closed: {outcome}"
         return outcome
 
     def dispatch_due(self) -> int:
@@ -191,7 +250,7 @@ class JobRunner:
     def _give_back(self, job: JobInfo, due_at: datetime, detail: str) -> bool:
         """Return a failed job to the schedule; False (and remembered) when the database cannot be reached."""
         try:
-            self.service.release(job.id, due_at, detail)
+            self.service.release(job.id, due_at, detail, attempts=job.attempts)
         except SQLAlchemyError:
             log.warning("job %d could not be given back; retrying at the next dispatch", job.id)
             with self._unreleased_lock:
@@ -207,6 +266,13 @@ class JobRunner:
             self.service.release(job_id, due_at, detail, attempts=attempts)
             with self._unreleased_lock:
                 self._unreleased.pop(job_id, None)
+
+    def _still_leased(self, job: JobInfo) -> None:
+        """Stop a run whose lease moved on (the heartbeat found it taken, or the worker is stopping)."""
+        with self._held_lock:
+            lost = job.id in self._lost
+        if lost:
+            raise LeaseLost(f"job {job.id}: the lease of attempt {job.attempts} has moved on")
 
     def _kick(self, check_id: str, run_key: str) -> None:
         if self.enqueue is not None:
@@ -236,6 +302,7 @@ class JobRunner:
         self.store.open_check(subject, check_id)
 
         def progress(message: str) -> None:
+            self._still_leased(job)
             self.service.add_event(check_id, "progress", {"message": message, "run": run_key}, self._now())
 
         output = run_check(subject, services, now, progress=progress)
@@ -313,7 +380,14 @@ class JobRunner:
             else Reason.RECHECK
         )
         ref = self.store.record_check(
-            subject, ledger, result, reason, summary, check_id=check_id, run_key=job.run_key
+            subject,
+            ledger,
+            result,
+            reason,
+            summary,
+            check_id=check_id,
+            run_key=job.run_key,
+            guard=self.service.lease_guard(job.id, job.attempts),
         )
         self._after_version(check_id, ref.version, now)
         return (

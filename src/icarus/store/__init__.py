@@ -20,6 +20,7 @@ from icarus.store.repository import (
     version_path,
 )
 from icarus.store.tables import CheckStatus, Reason
+from icarus.store.workers import WorkerInfo, WorkerRegistry
 
 __all__ = [
     "CheckStatus",
@@ -32,6 +33,8 @@ __all__ = [
     "StoredVersion",
     "TimelineEntry",
     "VersionRef",
+    "WorkerInfo",
+    "WorkerRegistry",
     "migrate",
     "version_path",
     "what_changed",

@@ -228,6 +228,7 @@ class Store:
         *,
         check_id: str | None = None,
         run_key: str | None = None,
+        guard: Callable[[Session], None] | None = None,
     ) -> VersionRef:
         """Store ``result`` (scored from ``ledger``) as the next version of a check.
 
@@ -238,7 +239,8 @@ class Store:
         ``what_changed`` defaults to a summary against the previous version. ``reason`` is stored as given.
         With ``run_key`` (and ``check_id``) the version is tied to that run in the same transaction: if
         the run already recorded a version, that version is returned (``created=False``) and nothing is
-        written, so a job rerun after a crash never adds a second version.
+        written, so a job rerun after a crash never adds a second version. ``guard`` runs first inside the
+        same transaction and may raise to write nothing (a worker's lease check: a fenced write).
         """
         why = _reason(reason)
         if (subject.kind, subject.subject_id) != (ledger.subject.kind, ledger.subject.subject_id):
@@ -251,6 +253,8 @@ class Store:
         result_json = canonical_json(result)
 
         def work(session: Session) -> VersionRef:
+            if guard is not None:
+                guard(session)
             check = self._check_for(session, subject, check_id)
             if run_key is not None:
                 done = session.scalars(

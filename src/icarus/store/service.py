@@ -7,10 +7,10 @@ version it records live in one database, SQLite or PostgreSQL, and every worker 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import and_, delete, func, or_, select, text, update
 from sqlalchemy.exc import DBAPIError
@@ -28,7 +28,24 @@ from icarus.store.tables import (
     SubjectRecord,
 )
 
-__all__ = ["EventInfo", "JobInfo", "RemovalInfo", "ReportHead", "RequestInfo", "ServiceStore"]
+__all__ = [
+    "WORKER_STOPPED",
+    "EventInfo",
+    "JobInfo",
+    "LeaseLost",
+    "RemovalInfo",
+    "ReportHead",
+    "RequestInfo",
+    "ServiceStore",
+]
+
+WORKER_STOPPED: Final = "worker_stopped"
+"""The state reason of a check handed back to the queue because the worker running it stopped."""
+
+
+class LeaseLost(RuntimeError):
+    """The job's lease moved on (it ran out and another worker claimed the job, or it was handed back):
+    whatever this worker found must not be written."""
 
 
 @dataclass(frozen=True)
@@ -233,6 +250,13 @@ class ServiceStore:
                 raise NotFound(f"check {check_id!r} has no run {run_key!r}")
             return _job_info(row)
 
+    def job_by_id(self, job_id: int) -> JobInfo:
+        with self.store.reading() as session:
+            row = session.get(Job, job_id)
+            if row is None:
+                raise NotFound(f"no job {job_id}")
+            return _job_info(row)
+
     def jobs(self, check_id: str) -> list[JobInfo]:
         with self.store.reading() as session:
             rows = session.scalars(select(Job).where(Job.check_id == check_id).order_by(Job.due_at, Job.id))
@@ -266,16 +290,90 @@ class ServiceStore:
 
         return self.store.transaction(work)
 
-    def finish(self, job_id: int, now: datetime, outcome: str) -> None:
+    def finish(self, job_id: int, now: datetime, outcome: str, attempts: int | None = None) -> bool:
+        """Mark a job done; True when it was. With ``attempts`` (the caller's lease), only while that lease
+        still holds: a worker whose lease moved on must not close a job another worker now runs."""
         outcome = _storable(outcome)
 
-        def work(session: Session) -> None:
+        def work(session: Session) -> bool:
             row = session.get(Job, job_id)
             if row is None:
                 raise NotFound(f"no job {job_id}")
+            if attempts is not None and (row.attempts != attempts or row.state != JobState.RUNNING):
+                return False
             row.state, row.finished_at, row.outcome, row.lease_until = JobState.DONE, now, outcome, None
+            return True
 
-        self.store.transaction(work)
+        return self.store.transaction(work)
+
+    def renew(self, held: Mapping[int, int], now: datetime, lease: timedelta) -> set[int]:
+        """Extend the leases of the jobs a worker runs (job id -> the attempt it leased) to ``now + lease``;
+        returns the ids whose lease had already moved on, which the worker must not record."""
+
+        def work(session: Session) -> set[int]:
+            lost: set[int] = set()
+            for job_id, attempts in sorted(held.items()):
+                renewed = session.execute(
+                    update(Job)
+                    .where(Job.id == job_id, Job.attempts == attempts, Job.state == JobState.RUNNING)
+                    .values(lease_until=now + lease)
+                    .execution_options(synchronize_session=False)
+                )
+                if getattr(renewed, "rowcount", 0) != 1:
+                    lost.add(job_id)
+            return lost
+
+        return self.store.transaction(work) if held else set()
+
+    def reclaim_expired(self, now: datetime, limit: int = 100) -> list[JobInfo]:
+        """Hand back to the schedule (due now) every job whose lease ran out: its worker stopped or hangs.
+
+        A check that was ``running`` only because of such a job is ``queued`` again (reason
+        ``worker_stopped``), so no check stays ``running`` without a live worker. Returns the jobs handed
+        back, for the caller to queue."""
+
+        def work(session: Session) -> list[JobInfo]:
+            rows = session.scalars(
+                select(Job)
+                .where(Job.state == JobState.RUNNING, Job.lease_until < now)
+                .order_by(Job.lease_until, Job.id)
+                .limit(limit)
+                .with_for_update(skip_locked=True)
+            ).all()
+            for row in rows:
+                row.state, row.due_at, row.lease_until = JobState.SCHEDULED, now, None
+                row.outcome = "lease ran out (its worker stopped); queued again"
+                _requeue_request(session, row.check_id, now)
+            return [_job_info(row) for row in rows]
+
+        return self.store.transaction(work)
+
+    def hand_back(self, job_id: int, attempts: int, now: datetime, outcome: str) -> bool:
+        """Return a job this worker still leases to the schedule, due now (the worker is stopping); its
+        check, if ``running``, is ``queued`` again. False when the lease had moved on already."""
+        outcome = _storable(outcome)
+
+        def work(session: Session) -> bool:
+            row = session.get(Job, job_id)
+            if row is None or row.attempts != attempts or row.state != JobState.RUNNING:
+                return False
+            row.state, row.due_at, row.lease_until, row.outcome = JobState.SCHEDULED, now, None, outcome
+            _requeue_request(session, row.check_id, now)
+            return True
+
+        return self.store.transaction(work)
+
+    def lease_guard(self, job_id: int, attempts: int) -> Callable[[Session], None]:
+        """A check for a write transaction: raises ``LeaseLost`` unless the job still runs under the lease
+        taken at ``attempts``. It locks the job row (PostgreSQL), so no claim slips in before the commit;
+        SQLite's write transactions are serialised already."""
+
+        def guard(session: Session) -> None:
+            row = session.scalars(select(Job).where(Job.id == job_id).with_for_update()).first()
+            if row is None or row.attempts != attempts or row.state != JobState.RUNNING:
+                raise LeaseLost(f"job {job_id}: the lease of attempt {attempts} has moved on")
+
+        return guard
 
     def release(self, job_id: int, due_at: datetime, outcome: str, attempts: int | None = None) -> None:
         """Give a leased job back to the schedule (a worker stopping before it could finish). With
@@ -466,6 +564,18 @@ def _storable(text: str) -> str:
     takes it), so the write would fail and leave the check 'running'. NUL becomes U+FFFD, the mark for a
     character that could not be kept."""
     return text.replace("\x00", "\ufffd")
+
+
+def _requeue_request(session: Session, check_id: str, now: datetime) -> None:
+    """A check ``running`` under a job just handed back is ``queued`` again, and says why."""
+    request = session.get(CheckRequest, check_id)
+    if request is None or request.state != RequestState.RUNNING:
+        return
+    detail = "the worker running this check stopped; it runs again"
+    request.state, request.state_reason, request.detail = RequestState.QUEUED, WORKER_STOPPED, detail
+    request.updated_at = now
+    data = {"state": RequestState.QUEUED.value, "reason": WORKER_STOPPED, "detail": detail}
+    _event(session, check_id, now, "status", data)
 
 
 def _event(session: Session, check_id: str, now: datetime, kind: str, data: Mapping[str, Any]) -> None:
