@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from icarus.debates.escalation import escalation_triggered, next_rung
 from icarus.debates.model import ESCALATION_LADDER, Panel, ResearchMode, StoredPanel, Verdict
@@ -189,3 +191,37 @@ def test_an_escalation_whose_panel_is_not_yet_stored_is_not_started_twice() -> N
 def test_top_of_the_ladder_reached_by_escalation_stops() -> None:
     panels = [stored(1, RI, U), stored(2, AG, U, escalated=True)]
     assert rung([RI], panels, steps=1, max_steps=4) is None
+
+
+_modes = st.sampled_from(list(ResearchMode))
+_verdicts = st.sampled_from(list(Verdict))
+
+
+@given(
+    st.lists(_modes, max_size=4, unique=True),
+    st.lists(st.tuples(_modes, _verdicts, st.booleans(), st.booleans()), max_size=6),
+    st.integers(0, 5),
+    st.integers(0, 5),
+    st.booleans(),
+)
+def test_a_new_rung_is_always_one_step_above_everything_in_play_and_within_bounds(
+    configured: list[ResearchMode],
+    specs: list[tuple[ResearchMode, Verdict, bool, bool]],
+    steps: int,
+    max_steps: int,
+    policy: bool,
+) -> None:
+    panels = [
+        stored(i, m, v, manual=manual, escalated=esc and not manual)
+        for i, (m, v, manual, esc) in enumerate(specs)
+    ]
+    added = rung(configured, panels, steps=steps, max_steps=max_steps, policy=policy)
+    if added is None:
+        return
+    in_play = set(configured) | {p.panel.research_mode for p in panels if p.escalated}
+    ladder_in_play = [ESCALATION_LADDER.index(m) for m in in_play if m in ESCALATION_LADDER]
+    assert steps < max_steps
+    assert ESCALATION_LADDER.index(added) == max(ladder_in_play) + 1
+    assert not policy or ESCALATION_LADDER.index(added) < ESCALATION_LADDER.index(RI)
+    assert all(p.panel.verdict is not P for p in panels if not p.manual)
+    assert escalation_triggered(configured, panels)
