@@ -405,6 +405,19 @@ def _evidence_from_hit(
     return item
 
 
+def search_with(provider: SearchProvider, query: PlannedQuery) -> ProviderResult:
+    """One query on one provider, as a check runs it: a provider that raises answers ``error``."""
+    return _search(provider, query)
+
+
+def evidence_from_hit(
+    hit: SearchHit, claim: Claim, services: CheckServices, now: datetime, budget: FetchBudget
+) -> EvidenceItem | None:
+    """The evidence item a check makes of one search hit (fetched page, else its snippet); None when there
+    is nothing to judge. Other front doors (the debate research methods) read hits this way."""
+    return _evidence_from_hit(hit, claim, services, now, budget)
+
+
 def judge_evidence(item: EvidenceItem, claims: Sequence[Claim], judge: Judge) -> EvidenceItem:
     """Ask the judge about the item against every claim it was retrieved for: one stance judgment per
     claim, and the item's attributions once. Checks and the evaluation harness both build ledgers this way."""

@@ -1,0 +1,175 @@
+"""Does a document measure what the claim states: the same quantity, for the same place and period?
+
+A page on the right topic may measure something else: inflation for a claim about GDP growth, another
+country, an older year. Such a document is set aside: context only, never evidence, never a source. The
+check is deterministic and reads the claim's own figures (``icarus.claims.figures``) and the stated
+quantities, years and places of both texts (``icarus.judges.text``):
+
+* quantity: the claim states a figure for a measure ("unemployment", "container traffic") and the document
+  states figures but names none of that measure's words → ``different_quantity``;
+* geography: the claim names places and the document names none of them but names other places →
+  ``different_geography``;
+* period: a dated claim ("in 2023") and a document whose stated years (or, with none stated, its
+  publication year, when earlier) miss the claim's → ``different_period``. A claim in the present tense
+  is not set aside for a figure one or two years old (``PRESENT_TENSE_TOLERANCE_YEARS``); three or more
+  years old, it is.
+
+Kept documents are ``same_scope``, or ``unclear`` when they might not measure exactly what the claim states
+(the document names neither the measure nor a figure, or the judge read a scope mismatch the rules above
+do not settle).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+from icarus.claims import extract_figures
+from icarus.claims.cues import temporal_scope
+from icarus.debates.model import ScopeDecision
+from icarus.judges import text as tx
+from icarus.ledger import TemporalScope
+from icarus.ledger.judgments import ScopeAnswer, ScopeDimension
+
+__all__ = [
+    "KEPT_DECISIONS",
+    "PRESENT_TENSE_TOLERANCE_YEARS",
+    "ClaimScope",
+    "ScopeCheck",
+    "check_scope",
+    "describe_set_aside",
+]
+
+PRESENT_TENSE_TOLERANCE_YEARS: Final = 2
+"""How many years old a figure may be and still speak to a claim stated in the present tense."""
+
+KEPT_DECISIONS: Final = frozenset({ScopeDecision.SAME_SCOPE, ScopeDecision.UNCLEAR})
+_MEASURES_SHOWN = 3  # what a set-aside document measures instead: its first few measures, enough to say
+
+
+@dataclass(frozen=True)
+class ClaimScope:
+    """What the claim measures, where and when: read once, compared with every document."""
+
+    measure_stems: frozenset[str]
+    places: frozenset[str]
+    years: frozenset[int]
+    present_tense: bool
+    as_of_year: int
+
+    @classmethod
+    def of(cls, text: str, as_of: datetime) -> ClaimScope:
+        places = frozenset(tx.places(text))
+        return cls(
+            measure_stems=frozenset(_measure_stems(text, places)),
+            places=places,
+            years=frozenset(tx.years(text)),
+            present_tense=temporal_scope(text, text) is not TemporalScope.HISTORICAL,
+            as_of_year=as_of.year,
+        )
+
+
+@dataclass(frozen=True)
+class ScopeCheck:
+    """The decision about one document and, when it is set aside, what it measures instead."""
+
+    decision: ScopeDecision
+    measures: str = ""
+
+    @property
+    def kept(self) -> bool:
+        return self.decision in KEPT_DECISIONS
+
+
+def check_scope(
+    claim: ClaimScope,
+    text: str,
+    published_at: datetime | None = None,
+    judged: ScopeAnswer | None = None,
+) -> ScopeCheck:
+    """Whether the document ``text`` (title and body) measures the claim's quantity, place and period."""
+    stated = _stated_measures(text)
+    if claim.measure_stems and stated and not _mentions_any(text, claim.measure_stems):
+        return ScopeCheck(ScopeDecision.DIFFERENT_QUANTITY, _humanise(stated, tx.places(text)))
+    lowered = text.lower()
+    if claim.places and not any(place in lowered for place in claim.places):
+        other_places = tx.places(text) - claim.places
+        if other_places:
+            return ScopeCheck(
+                ScopeDecision.DIFFERENT_GEOGRAPHY, f"figures for {', '.join(sorted(other_places))}"
+            )
+    period = _period_mismatch(claim, text, published_at)
+    if period is not None:
+        return ScopeCheck(ScopeDecision.DIFFERENT_PERIOD, period)
+    if claim.measure_stems and not stated and not _mentions_any(text, claim.measure_stems):
+        return ScopeCheck(ScopeDecision.UNCLEAR)
+    if judged is not None and not judged.matches and _unsettled(claim, text, judged):
+        return ScopeCheck(ScopeDecision.UNCLEAR)
+    return ScopeCheck(ScopeDecision.SAME_SCOPE)
+
+
+def _unsettled(claim: ClaimScope, text: str, judged: ScopeAnswer) -> bool:
+    """Whether the judge's scope mismatch still stands after the checks above. A quantity mismatch does not
+    when the document names the claim's measure: it then gives a value for the same quantity, which
+    agrees or conflicts with the claim's, rather than measuring something else."""
+    measured = bool(claim.measure_stems) and _mentions_any(text, claim.measure_stems)
+    return any(dim is not ScopeDimension.QUANTITY or not measured for dim in judged.mismatched)
+
+
+def describe_set_aside(measures: Iterable[str]) -> str:
+    """One sentence saying what the set-aside sources measure instead of the claim's quantity."""
+    seen: list[str] = []
+    for measure in measures:
+        if measure and measure not in seen:
+            seen.append(measure)
+    if not seen:
+        return "Every document found measures something other than what the claim states."
+    return (
+        "Every document found measures something other than what the claim states: " + "; ".join(seen) + "."
+    )
+
+
+def _measure_stems(text: str, places: frozenset[str]) -> set[str]:
+    place_words = {word for place in places for word in place.split()}
+    stems: set[str] = set()
+    for figure in extract_figures(text, 0, len(text)):
+        stems.update(tx.stem(word) for word in figure.measure.split("_") if word and word not in place_words)
+    if not stems:  # counts with a noun ("41,200 containers"): the noun is what is measured
+        stems.update(q.unit for q in tx.quantities(text) if q.unit and q.unit.isalpha() and len(q.unit) > 2)
+    return {stem for stem in stems if stem not in tx.STOPWORDS}
+
+
+def _stated_measures(text: str) -> list[str]:
+    measures: list[str] = []
+    for figure in extract_figures(text, 0, len(text)):
+        if figure.measure and figure.measure not in measures:
+            measures.append(figure.measure)
+    return measures
+
+
+def _mentions_any(text: str, stems: frozenset[str]) -> bool:
+    return bool(stems & {tx.stem(token.text) for token in tx.tokens(text)})
+
+
+def _humanise(measures: list[str], places: set[str]) -> str:
+    place_words = {word for place in places for word in place.split()}
+    named = (" ".join(w for w in measure.split("_") if w not in place_words) for measure in measures)
+    return ", ".join(name for name in list(named)[:_MEASURES_SHOWN] if name)
+
+
+def _period_mismatch(claim: ClaimScope, text: str, published_at: datetime | None) -> str | None:
+    stated = {year for year in tx.years(text) if year <= claim.as_of_year}
+    if claim.years:
+        if stated and not stated & claim.years:
+            return f"figures for {', '.join(str(year) for year in sorted(stated))}"
+        if not stated and published_at is not None and published_at.year < min(claim.years):
+            return f"material published in {published_at.year}, before the period the claim states"
+        return None
+    if not claim.present_tense:
+        return None
+    reference = max(stated) if stated else (published_at.year if published_at is not None else None)
+    if reference is not None and claim.as_of_year - reference > PRESENT_TENSE_TOLERANCE_YEARS:
+        return f"figures for {reference}, too old for a claim about the present"
+    return None
