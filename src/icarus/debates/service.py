@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from pydantic import ValidationError
 from sqlalchemy import and_, or_, select, update
@@ -60,7 +60,7 @@ from icarus.debates.model import (
     StoredPanel,
     Verdict,
 )
-from icarus.debates.research.base import ClaimToResearch
+from icarus.debates.research.base import Budget, ClaimToResearch
 from icarus.debates.retries import apply_winner_rejection, give_up_panel, next_search_retry
 from icarus.debates.speakers import (
     InvalidSpeakerName,
@@ -69,6 +69,7 @@ from icarus.debates.speakers import (
     validate_speaker_map,
 )
 from icarus.debates.speakers import UnknownSpeaker as UnheardLabel
+from icarus.settings import Settings
 from icarus.store.debate_tables import (
     DebateClaimRecord,
     DebateFeedbackRecord,
@@ -100,11 +101,13 @@ __all__ = [
     "Researcher",
     "SegmentsAccepted",
     "ServiceConfig",
+    "debate_budget",
 ]
 
 log = logging.getLogger("icarus.debates")
 
 Clock = Callable[[], datetime]
+T = TypeVar("T", int, float)
 
 WITHHELD_SPEAKERS: Final = "speakers"  # the live gate: a heard voice is still unnamed
 WITHHELD_NEEDS_SPEAKER: Final = "needs_speaker"  # the claim depends on who said it, and they are unnamed
@@ -146,6 +149,27 @@ class DebatePipeline:
     adjudicator: Adjudicator | None = field(default_factory=OfflineAdjudicator)
     chooser: Chooser | None = None
 
+    @classmethod
+    def from_settings(cls, settings: Settings) -> DebatePipeline:
+        """Detection by ``detect_claims``; research by ``run_method`` on the services ``settings`` describe
+        (built on first use, once), within the debate budgets ``settings`` set over each method's own."""
+        from icarus.debates.detection import detect_claims
+        from icarus.debates.research.base import ResearchServices, default_budget, run_method
+
+        services: list[ResearchServices] = []
+        lock = threading.Lock()
+
+        def detect(segments: Sequence[Segment], speaker_names: Mapping[str, str]) -> list[DetectedClaim]:
+            return detect_claims(segments, speaker_names)
+
+        def research(mode: ResearchMode, claim: ClaimToResearch) -> Panel:
+            with lock:
+                if not services:
+                    services.append(ResearchServices.from_settings(settings))
+            return run_method(mode, claim, services[0], debate_budget(settings, default_budget(mode)))
+
+        return cls(detect=detect, research=research)
+
 
 @dataclass(frozen=True)
 class ServiceConfig:
@@ -160,6 +184,29 @@ class ServiceConfig:
     )
     strong_language_auto_retry: bool = False
     live_detection_grace: timedelta = timedelta(minutes=1)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ServiceConfig:
+        return cls(
+            panel_lease=timedelta(seconds=settings.debate_panel_lease_s),
+            max_attempts=settings.job_max_attempts,
+            search_retry_delays=tuple(timedelta(minutes=m) for m in settings.search_retry_minutes),
+            strong_language_auto_retry=settings.strong_language_auto_retry,
+        )
+
+
+def debate_budget(settings: Settings, base: Budget) -> Budget:
+    """A method's budget with the debate limits ``settings`` set in place of its own."""
+    return Budget(
+        max_searches=_given(settings.debate_max_searches, base.max_searches),
+        max_pages=_given(settings.debate_max_pages, base.max_pages),
+        max_depth=_given(settings.debate_max_depth, base.max_depth),
+        max_seconds=_given(settings.debate_max_seconds, base.max_seconds),
+    )
+
+
+def _given(value: T | None, default: T) -> T:
+    return default if value is None else value
 
 
 # --- what the service answers ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import sys
 from datetime import UTC, datetime
 from typing import Final
 
+from icarus.debates.jobs import bind_debate_worker
 from icarus.jobs.heartbeat import Heartbeat, worker_name
 from icarus.jobs.queue import bind_tasks, create_huey
 from icarus.jobs.runner import JobRunner, RunnerConfig, settings_services
@@ -53,6 +54,7 @@ def run_worker(settings: Settings, threads: int) -> None:
         prune=runner.prune_events,
     )
     runner.enqueue = tasks.enqueue
+    bind_debate_worker(huey, store, settings)
     heartbeat = Heartbeat(runner, WorkerRegistry(store), worker_name(), settings.job_heartbeat_s)
     heartbeat.beat()
     added = runner.repair()
