@@ -368,7 +368,8 @@ def _locate_vtt_error(text: str) -> tuple[int | None, str | None]:
         try:
             webvtt.vtt.parse_item(block, strict=True)
         except MalformedCaptionError as error:
-            return first_line + offset, f"malformed cue: {error}"
+            what = "malformed cue timing" if "timestamp" in str(error).lower() else "malformed cue"
+            return first_line + offset, f"{what}: {error}"
     return None, None
 
 
@@ -421,17 +422,30 @@ def _parse_srt(text: str) -> list[Segment]:
     usable = None not in indexes and len(set(indexes)) == len(indexes)
     builder = _SegmentBuilder()
     for position, subtitle in enumerate(subtitles, start=1):
+        timing_line = timing_lines[position - 1] if timing_lines else None
+        orphan = _ORPHAN_INDEX.search(subtitle.content)
+        if orphan:
+            # srt reads a blank line inside a cue as part of its text; a lone number after one is the
+            # index of a cue whose timing line is missing.
+            content_text: str = subtitle.content
+            where = timing_line + 1 + content_text.count("\n", 0, orphan.start(1)) if timing_line else None
+            raise TranscriptError(
+                f"cue {orphan.group(1)} has no timing line (expected HH:MM:SS,mmm --> HH:MM:SS,mmm)", where
+            )
         content = _ASS_OVERRIDE.sub("", subtitle.content)
         builder.add_cue(
             _Cue(
                 base_id=f"srt-{subtitle.index if usable else position}",
-                line=timing_lines[position - 1] if timing_lines else None,
+                line=timing_line,
                 start_s=_seconds(subtitle.start),
                 end_s=_seconds(subtitle.end),
                 lines=[(None, html.unescape(_TAG.sub("", line))) for line in content.split("\n")],
             )
         )
     return builder.segments
+
+
+_ORPHAN_INDEX = re.compile(r"\n[ \t]*\n[ \t]*(\d+)[ \t]*(?:\n|$)")
 
 
 def _seconds(value: timedelta) -> float:
@@ -476,15 +490,16 @@ def _parse_text(text: str) -> list[Segment]:
         pending_start = None
 
     for number, raw in enumerate(text.split("\n"), start=1):
-        if len(raw) > MAX_SEGMENT_CHARS:
-            raise TranscriptError(f"line longer than {MAX_SEGMENT_CHARS:,} characters", number)
         if not raw.strip():
             flush()
             continue
         stamp = _TEXT_TIME.match(raw)
         start_s = _clock_seconds(stamp.group("time")) if stamp else None
         label, rest = split_speaker(raw[stamp.end() :] if stamp else raw)
-        if label is not None or start_s is not None or sum(map(len, pending)) + len(rest) > MAX_SEGMENT_CHARS:
+        if len(rest) > MAX_SEGMENT_CHARS:
+            raise TranscriptError(f"line longer than {MAX_SEGMENT_CHARS:,} characters", number)
+        joined = sum(map(len, pending)) + len(pending) + len(rest)  # with the spaces that join the lines
+        if label is not None or start_s is not None or joined > MAX_SEGMENT_CHARS:
             flush()
         if label is not None:
             builder.speaker = label
