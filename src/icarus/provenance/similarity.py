@@ -40,7 +40,6 @@ from datetime import timedelta
 from decimal import Decimal
 from functools import lru_cache
 
-import igraph
 import numpy as np
 import numpy.typing as npt
 
@@ -48,6 +47,7 @@ from icarus.ledger.evidence import EvidenceItem, SourceClass
 from icarus.provenance.arrays import dense_ids, distinct_sorted, run_positions
 from icarus.provenance.canonical import registered_domain
 from icarus.provenance.citations import normalise_name
+from icarus.provenance.graphs import igraph
 from icarus.provenance.model import SimilarityEdge
 from icarus.provenance.shingles import (
     I64,
@@ -275,9 +275,22 @@ class _EdgeSink:
 _LSH_WEIGHTS = (0.1, 0.9)
 
 
-@lru_cache(maxsize=64)
+# datasketch's choice for the shipped policies' (similarity_threshold, minhash_permutations), written down so
+# that scoring under them does not import datasketch and SciPy (over a second of `icarus score`'s start-up).
+# tests/provenance/test_lsh_bands.py checks every entry against datasketch and every shipped policy against
+# this table.
+KNOWN_LSH_BANDS: dict[tuple[Decimal, int], tuple[int, int]] = {(Decimal("0.70"), 128): (20, 6)}
+
+
 def lsh_bands(threshold: Decimal, permutations: int) -> tuple[int, int]:
-    """(bands, rows) that datasketch's MinHashLSH picks for this threshold, signature length and weights.
+    """(bands, rows) that datasketch's MinHashLSH picks for this threshold, signature length and weights."""
+    known = KNOWN_LSH_BANDS.get((threshold, permutations))
+    return known if known is not None else datasketch_bands(threshold, permutations)
+
+
+@lru_cache(maxsize=64)
+def datasketch_bands(threshold: Decimal, permutations: int) -> tuple[int, int]:
+    """(bands, rows) as datasketch's MinHashLSH computes them.
 
     Cached: the choice integrates false-positive and false-negative curves, which costs milliseconds.
     """
