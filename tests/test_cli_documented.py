@@ -16,10 +16,11 @@ def _commands(group: typer.Typer, prefix: str = "icarus") -> list[tuple[str, lis
     found: list[tuple[str, list[str]]] = []
 
     def walk(command, path: str) -> None:  # type: ignore[no-untyped-def]
-        subcommands = getattr(command, "commands", None)
-        if subcommands:
-            for name, sub in subcommands.items():
-                walk(sub, f"{path} {name}")
+        # list_commands and get_command, not the ``commands`` dict: ``icarus`` loads its commands on first use
+        if hasattr(command, "list_commands"):
+            context = typer.Context(command, info_name=path)
+            for name in command.list_commands(context):
+                walk(command.get_command(context, name), f"{path} {name}")
         else:
             options = [opt for p in command.params for opt in getattr(p, "opts", []) if opt.startswith("--")]
             found.append((path, options))

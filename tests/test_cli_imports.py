@@ -1,0 +1,88 @@
+"""``icarus`` starts without the service, the judges' runtimes or OCR; its help lists every command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import typer
+import typer.main
+from typer.testing import CliRunner
+
+from icarus.cli import COMMANDS, LazyCommand, app
+
+# What a command line that only parses its arguments must not load: the API, the job queue, the ONNX
+# runtime (judges, OCR) and OpenCV.
+HEAVY = ("fastapi", "huey", "onnxruntime", "cv2")
+
+
+def _loaded_after(code: str) -> list[str]:
+    """Top-level modules of ``HEAVY`` that running ``code`` in a fresh interpreter loads."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    return sorted(loaded & set(HEAVY))
+
+
+def test_importing_the_cli_loads_no_heavy_module() -> None:
+    assert _loaded_after("import icarus.cli") == []
+
+
+def test_the_help_page_loads_no_heavy_module() -> None:
+    code = "from icarus.cli import app\ntry:\n    app(['--help'])\nexcept SystemExit:\n    pass"
+    assert _loaded_after(code) == []
+
+
+def test_scoring_a_ledger_loads_no_heavy_module() -> None:
+    code = (
+        "from icarus.cli import app\n"
+        "try:\n    app(['score', 'examples/ledgers/wire-pickups.json', '--json'])\n"
+        "except SystemExit:\n    pass"
+    )
+    assert _loaded_after(code) == []
+
+
+def test_help_lists_every_command() -> None:
+    result = CliRunner().invoke(app, ["--help"], terminal_width=200)
+    assert result.exit_code == 0
+    for name, entry in COMMANDS.items():
+        if entry.available():
+            assert f" {name} " in result.output, name
+
+
+def _loaded(name: str, entry: LazyCommand) -> typer.core.TyperCommand | typer.core.TyperGroup:
+    command = entry.load(name)
+    assert isinstance(command, typer.core.TyperCommand | typer.core.TyperGroup)
+    return command
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_help_line_is_the_commands_own(name: str) -> None:
+    entry = COMMANDS[name]
+    if not entry.available():
+        pytest.skip(f"{entry.module} is not installed")
+    own_help = (_loaded(name, entry).help or "").split("\n\n")[0].strip()
+    assert entry.help == own_help
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_each_command_answers_help_under_its_listed_name(name: str) -> None:
+    if not COMMANDS[name].available():
+        pytest.skip(f"{COMMANDS[name].module} is not installed")
+    result = CliRunner().invoke(app, [name, "--help"], prog_name="icarus", terminal_width=200)
+    assert result.exit_code == 0, result.output
+    assert f"icarus {name}" in result.output
+
+
+def test_a_mistyped_command_suggests_a_lazy_one() -> None:
+    result = CliRunner().invoke(app, ["scroe"])
+    assert result.exit_code == 2
+    assert "'score'" in result.output
+
+
+def test_an_optional_command_whose_module_is_missing_is_not_listed() -> None:
+    missing = LazyCommand("icarus.no_such_module:app", "Nothing.", optional=True)
+    assert not missing.available()
+    assert LazyCommand("icarus.commands.score:score", "Score.", optional=True).available()
