@@ -101,6 +101,8 @@ def research(claim: ClaimToResearch, services: ResearchServices, meter: BudgetMe
         follow_ups.append(said)
         panels.append(panel_from(found, claim, services, ResearchMode.DECOMPOSE_INVEST))
     panel = combine_findings(ResearchMode.DECOMPOSE_INVEST, findings, panels, trace)
+    if not panel.sub_questions:  # pending: nothing was researched
+        return panel
     subs = [
         sub.model_copy(update={"follow_up": said})
         for sub, said in zip(panel.sub_questions, follow_ups, strict=True)
