@@ -1159,8 +1159,7 @@ class DebateService:
         debate: repo.DebateRow,
         now: datetime,
     ) -> list[int]:
-        """A panel was answered: the claim's new answer, escalation, the strong-language auto retry, events."""
-        repo.add_event(session, claim.debate_id, "panel", self._panel_event(session, row), now)
+        """A panel was answered: escalation, the strong-language auto retry, the claim's new answer, events."""
         follow_ups: list[int] = []
         if debate.settings.escalate_enabled:
             follow_ups += self._escalate(session, claim, debate, now)
@@ -1182,7 +1181,7 @@ class DebateService:
             )
             repo.add_event(session, claim.debate_id, "panel", self._panel_event(session, retry), now)
             follow_ups.append(retry.id)
-        self._recompute(session, claim, debate, now)
+        self._recompute(session, claim, debate, now, answered=row)
         return follow_ups
 
     def _escalate(
@@ -1213,9 +1212,17 @@ class DebateService:
         return [panel.id]
 
     def _recompute(
-        self, session: Session, claim: DebateClaimRecord, debate: repo.DebateRow, now: datetime
+        self,
+        session: Session,
+        claim: DebateClaimRecord,
+        debate: repo.DebateRow,
+        now: datetime,
+        *,
+        answered: DebatePanelRecord | None = None,
     ) -> None:
-        """Build the claim's answer from its current panels and keep it if it changed (an event says so)."""
+        """Build the claim's answer from its current panels and keep it if it changed (an event says so).
+
+        ``answered``: the panel just answered, announced with the answer it leads to, before that answer."""
         rows = [repo.panel_row(p) for p in repo.panel_rows(session, claim.id)]
         expected = self._expected(rows, debate)
         previous = repo.claim_verdict(session, claim.id)
@@ -1229,7 +1236,10 @@ class DebateService:
             elector_enabled=debate.settings.elector_enabled,
             chooser=self.pipeline.chooser,
         )
-        if repo.store_claim_verdict(session, claim.id, verdict, now):
+        changed = repo.store_claim_verdict(session, claim.id, verdict, now)
+        if answered is not None:
+            repo.add_event(session, claim.debate_id, "panel", self._panel_event(session, answered), now)
+        if changed:
             data = {"claim_id": claim.id, "claim_verdict": _dump(verdict)}
             repo.add_event(session, claim.debate_id, "claim_verdict", data, now)
 
