@@ -5,7 +5,7 @@
 2. Report reads: concurrent GETs of one recorded report for a fixed time; requests per second, p50 and p99;
    then the same reads sent straight into the ASGI app one at a time (the app's own cost, without sockets
    and without the load generator sharing the cores).
-3. Database restart: a private, throwaway PostgreSQL cluster (``tests/pg_cluster.py``: its own data folder
+3. Database restart: a private, throwaway PostgreSQL cluster (``bench/pg_cluster.py``: its own data folder
    and loopback port, never the shared server) backs a second server process. In the middle of a run of
    concurrent report reads and check submissions the cluster is stopped (fast shutdown: every connection
    cut), kept down for ``--db-down-s`` seconds (2 by default) and started again. The bench reports the
@@ -34,8 +34,8 @@ from typing import Any
 
 import httpx
 from sqlalchemy import text
-from tests.pg_cluster import ClusterUnavailable, private_cluster
 
+from bench.pg_cluster import ClusterUnavailable, private_cluster
 from icarus.ledger import load_ledger
 from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
@@ -46,7 +46,7 @@ from icarus.store.tables import RequestState
 from icarus.store.tokens import Role, TokenStore
 
 ROOT = Path(__file__).parents[1]
-LEDGER = ROOT / "tests" / "fixtures" / "two-independent-wires.json"
+LEDGER = ROOT / "examples" / "ledgers" / "two-independent-wires.json"
 SUBMISSIONS = 500
 READ_SECONDS = 10.0
 READ_CONCURRENCY = 32

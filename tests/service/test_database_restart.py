@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bench.pg_cluster import ClusterUnavailable, PrivateCluster, private_cluster
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
@@ -27,7 +28,6 @@ from icarus.settings import Settings
 from icarus.store.engine import create_store_engine
 from icarus.store.tables import JobState, RequestState
 from icarus.store.tokens import Role, TokenStore
-from tests.pg_cluster import ClusterUnavailable, PrivateCluster, private_cluster
 from tests.service.conftest import FakeClock, Providers, open_runner, sample_payload
 
 TEXT_CLAIM = "Container traffic at Halden harbor fell 12% in October."

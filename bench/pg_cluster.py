@@ -1,4 +1,4 @@
-"""A private, throwaway PostgreSQL cluster that a test or bench may stop, start and restart at will.
+"""A private, throwaway PostgreSQL cluster that a bench or a test may stop, start and restart at will.
 
 The shared PostgreSQL other work uses must never be restarted; this one lives in a temporary folder, listens
 on a free loopback port with trust authentication, and is deleted afterwards. It needs the server binaries
