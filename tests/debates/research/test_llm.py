@@ -10,12 +10,13 @@ from datetime import UTC, datetime
 import pytest
 from pydantic import SecretStr
 
+from icarus.debates.elector import Chooser, chooser_view
+from icarus.debates.model import Citation, Panel, ResearchMode, StoredPanel, Verdict
 from icarus.debates.model_choice import CandidateModel, ModelWeights
 from icarus.debates.research.base import LlmConfig
 from icarus.debates.research.llm import (
     MAX_ANSWER_CHARS,
     CallOutcome,
-    ChoiceOption,
     DebateLLM,
     DebateLlmConfig,
     LLMRole,
@@ -140,18 +141,45 @@ def test_writer_must_keep_the_scored_verdict_and_cite_offered_evidence(fake_llm:
 
 
 def test_the_chooser_never_sees_confidence_and_picks_only_offered_panels(fake_llm: FakeServer) -> None:
-    options = [
-        ChoiceOption(7, "two_step", "true", "Official data agree.", ("https://stats.example.org/a",)),
-        ChoiceOption(9, "agentic", "false", "A blog disagrees.", (), datetime(2024, 1, 2, tzinfo=UTC)),
+    dated = Citation(
+        url="https://stats.example.org/a",
+        domain="stats.example.org",
+        stance="supports",
+        published_at=datetime(2024, 1, 2, tzinfo=UTC),
+        is_primary=True,
+    )
+    stored = [
+        StoredPanel(
+            panel_id=7,
+            panel=Panel(
+                research_mode=ResearchMode.TWO_STEP,
+                verdict=Verdict.TRUE,
+                confidence=0.93,
+                explanation="Official data agree.",
+                sources=[dated],
+            ),
+        ),
+        StoredPanel(
+            panel_id=9,
+            panel=Panel(
+                research_mode=ResearchMode.AGENTIC,
+                verdict=Verdict.FALSE,
+                confidence=0.41,
+                explanation="A blog disagrees.",
+            ),
+        ),
     ]
+    candidates = [chooser_view(panel) for panel in stored]
     fake_llm.reply_json({"panel_id": 8, "reason": "?"})
     fake_llm.reply_json({"panel_id": 7, "reason": "supported by official data"})
     llm = client(fake_llm)
-    assert llm.choose(CLAIM, options) is None
-    chosen = llm.choose(CLAIM, options)
-    assert chosen is not None and chosen.panel_id == 7
+    chooser: Chooser = llm  # the elector takes the debate's client as its chooser
+    assert chooser.choose(candidates) is None
+    assert llm.choose(candidates, CLAIM) == 7
+    assert [c.outcome for c in llm.calls] == [CallOutcome.INVALID, CallOutcome.ACCEPTED]
     user = next(m["content"] for m in fake_llm.requests[0].json["messages"] if m["role"] == "user")
-    assert "confidence" not in user.lower() and "2024-01-02" in user
+    assert "confidence" not in user.lower() and "0.93" not in user
+    assert "2024-01-02" in user and "primary" in user
 
 
 def test_translation(fake_llm: FakeServer) -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from enum import StrEnum
 from typing import Any, Final, Literal, TypeVar
 
@@ -33,6 +32,7 @@ from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
+from icarus.debates.elector import ChooserPanel
 from icarus.debates.model_choice import CandidateModel, ModelWeights, parse_candidates, rank_models
 from icarus.debates.research.base import DEFAULT_LLM_TIMEOUT_S, LlmConfig
 from icarus.judges.protocol import prompt_hash
@@ -44,7 +44,6 @@ __all__ = [
     "MAX_ANSWER_CHARS",
     "AgentAction",
     "CallOutcome",
-    "ChoiceOption",
     "DebateLLM",
     "DebateLlmConfig",
     "LLMCall",
@@ -63,6 +62,7 @@ MAX_ANSWER_CHARS: Final = 8_000
 RAW_KEPT_CHARS: Final = 500
 """How much of a raw answer the trace keeps."""
 MAX_TEXT_SHOWN: Final = 1_500
+MAX_SOURCES_SHOWN: Final = 8
 """Longest page passage shown to a navigator for one result or link."""
 
 _UNREADABLE_COMPLETION = (LookupError, ValueError, AttributeError, TypeError, RecursionError)
@@ -154,18 +154,6 @@ class PanelChoice(_Strict):
 
 class Translation(_Strict):
     text: str = Field(max_length=2_000, description="The text in the target language, nothing else.")
-
-
-@dataclass(frozen=True)
-class ChoiceOption:
-    """A panel as the chooser sees it: never its confidence or how many sub-questions it had."""
-
-    panel_id: int
-    research_mode: str
-    verdict: str
-    explanation: str
-    source_urls: tuple[str, ...] = ()
-    newest_source: datetime | None = None
 
 
 _T = TypeVar("_T", bound=BaseModel)
@@ -479,24 +467,29 @@ class DebateLLM:
 
         return self.ask(LLMRole.WRITER, _WRITER_TASK, user, WrittenSummary, check=check, timeout_s=timeout_s)
 
-    def choose(self, claim_text: str, options: Sequence[ChoiceOption]) -> PanelChoice | None:
-        """The elector's choice among ``options``; None when no acceptable answer came."""
-        offered = {option.panel_id for option in options}
-        blocks = []
-        for option in options:
-            newest = option.newest_source.date().isoformat() if option.newest_source else "unknown"
-            sources = ", ".join(option.source_urls[:8]) or "none"
+    def choose(self, candidates: Sequence[ChooserPanel], claim_text: str = "") -> int | None:
+        """The elector's pick among ``candidates`` (``elector.Chooser``): an offered panel id, or None when
+        no acceptable answer came. Panels are shown without confidence or sub-question counts."""
+        offered = {panel.panel_id for panel in candidates}
+        blocks = [data_block("claim", quarantine(claim_text).text)] if claim_text.strip() else []
+        for panel in candidates:
+            sources = []
+            for source in panel.sources[:MAX_SOURCES_SHOWN]:
+                published = source.published_at.date().isoformat() if source.published_at else "undated"
+                primary = ", primary" if source.is_primary else ""
+                sources.append(f"- {source.domain} ({source.stance}, {published}{primary}): {source.url}")
             blocks.append(
-                f"Panel {option.panel_id} ({option.research_mode}) verdict {option.verdict}; "
-                f"sources: {sources}; newest source: {newest}\n"
-                + _shown(f"panel {option.panel_id} explanation", option.explanation)
+                f"Panel {panel.panel_id} ({panel.research_mode.value}) verdict {panel.verdict.value}\n"
+                + _shown(f"panel {panel.panel_id} explanation", panel.explanation)
+                + "\nSources:\n"
+                + ("\n".join(sources) or "- none")
             )
-        user = "\n\n".join([data_block("claim", quarantine(claim_text).text), *blocks])
 
         def check(answer: PanelChoice) -> str | None:
             return None if answer.panel_id in offered else f"panel {answer.panel_id} was not offered"
 
-        return self.ask(LLMRole.CHOOSER, _CHOOSER_TASK, user, PanelChoice, check=check)
+        answer = self.ask(LLMRole.CHOOSER, _CHOOSER_TASK, "\n\n".join(blocks), PanelChoice, check=check)
+        return answer.panel_id if answer is not None else None
 
     def translate(self, text: str, source_language: str, target_language: str) -> str | None:
         """``text`` in ``target_language``, or None when no acceptable translation came."""
