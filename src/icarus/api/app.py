@@ -21,6 +21,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from icarus.api.auth import RateLimiter, Security
 from icarus.api.routes import build_router
+from icarus.debates.api import build_debate_router, debate_service_for_app
+from icarus.debates.service import DebateService
+from icarus.debates.web import build_debate_pages
 from icarus.jobs.queue import bind_tasks, create_huey
 from icarus.jobs.runner import Enqueue, JobRunner, RunnerConfig, settings_services
 from icarus.jobs.sweep import DeletionSweep, PostStatusSource, x_status_source
@@ -45,6 +48,7 @@ def create_app(
     enqueue: Enqueue | None = None,
     status_source: PostStatusSource | None = None,
     limiter: RateLimiter | None = None,
+    debates: DebateService | None = None,
 ) -> FastAPI:
     """The Icarus service. Without ``runner`` it opens the configured store; without ``enqueue`` it
     queues jobs on the configured huey (SQLite file or Redis) for ``icarus worker`` to run."""
@@ -55,7 +59,8 @@ def create_app(
         runner = JobRunner(
             store, settings_services(settings), config=RunnerConfig.from_settings(settings), settings=settings
         )
-    if enqueue is None and runner.enqueue is None:
+    queue_owned = enqueue is None and runner.enqueue is None
+    if queue_owned:
         enqueue = bind_tasks(create_huey(settings)).enqueue
     if enqueue is not None:
         runner.enqueue = _never_lose(enqueue)
@@ -79,6 +84,9 @@ def create_app(
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.include_router(build_router(runner, security, settings, sweep))
+    debates = debates or debate_service_for_app(runner.store, settings, queue=queue_owned)
+    app.include_router(build_debate_router(debates, security))
+    app.include_router(build_debate_pages(debates, security))
     _mount_pages(app, runner)
 
     @app.get("/healthz", include_in_schema=False)

@@ -1,10 +1,14 @@
 """Who is calling, what they may do, and how often.
 
-A caller is anonymous or presents ``Authorization: Bearer icr_…``. Tokens are looked up by hash (see
-``icarus.store.tokens``); an unknown or revoked token is refused (401) rather than treated as anonymous.
-Roles nest: reader < api < admin. Every caller is rate limited per minute: a token by its own limit or
-its role's default, an anonymous caller by client address. Limits are counted in this process; run the
-API as one process per limit you want enforced, or put a shared limiter in front.
+A caller is anonymous or presents ``Authorization: Bearer icr_…`` (or the same token as ``X-Auth-Token:
+icr_…``, the header the debate clients send). Tokens are looked up by hash (see ``icarus.store.tokens``);
+an unknown or revoked token is refused (401) rather than treated as anonymous. The debate pages may also
+read the token from a ``SameSite=Strict`` cookie (``TOKEN_COOKIE``), which a browser cannot be made to
+send from another site.
+
+Roles nest: reader < api < reviewer < admin. Every caller is rate limited per minute: a token by its own
+limit or its role's default, an anonymous caller by client address. Limits are counted in this process;
+run the API as one process per limit you want enforced, or put a shared limiter in front.
 """
 
 from __future__ import annotations
@@ -20,8 +24,21 @@ from fastapi import HTTPException, Request, status
 from icarus.settings import Settings
 from icarus.store.tokens import Role, TokenInfo, TokenStore, hash_token
 
-__all__ = ["Principal", "RateLimiter", "Security"]
+__all__ = [
+    "PAGE_HEADER",
+    "PAGE_HEADER_VALUE",
+    "TOKEN_COOKIE",
+    "TOKEN_HEADER",
+    "Principal",
+    "RateLimiter",
+    "Security",
+]
 
+TOKEN_HEADER: Final = "x-auth-token"
+TOKEN_COOKIE: Final = "icarus_token"
+PAGE_HEADER: Final = "x-requested-with"
+PAGE_HEADER_VALUE: Final = "icarus"
+SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 WINDOW_S: Final = 60.0
 TOKEN_CACHE_S: Final = 5.0  # a revoked token stops working within this long
 
@@ -31,6 +48,7 @@ class Principal:
     role: Role | None  # None: anonymous
     key: str  # what the rate limit counts against
     token_id: int | None = None
+    token: TokenInfo | None = None  # the token presented; its organisation is looked up from it
 
 
 class RateLimiter:
@@ -68,20 +86,18 @@ class Security:
         self._cache: dict[str, tuple[float, TokenInfo | None]] = {}
         self._lock = threading.Lock()
 
-    def principal(self, request: Request) -> Principal:
-        header = request.headers.get("authorization", "")
-        if not header:
+    def principal(self, request: Request, *, cookie: bool = False) -> Principal:
+        """Who calls. ``cookie``: also accept the token from the ``TOKEN_COOKIE`` cookie (pages only)."""
+        secret = self._presented_secret(request, cookie=cookie)
+        if secret is None:
             host = request.client.host if request.client else "unknown"
             caller = Principal(None, f"addr:{host}")
             limit = self.settings.api_rate_anonymous
         else:
-            scheme, _, secret = header.partition(" ")
-            if scheme.lower() != "bearer" or not secret.strip():
-                raise _unauthorised("use 'Authorization: Bearer <token>'")
-            info = self._lookup(secret.strip())
+            info = self._lookup(secret)
             if info is None:
                 raise _unauthorised("unknown or revoked token")
-            caller = Principal(info.role, f"token:{info.id}", info.id)
+            caller = Principal(info.role, f"token:{info.id}", info.id, info)
             limit = info.rate_per_minute or self._role_limit(info.role)
         wait = self.limiter.hit(caller.key, limit)
         if wait is not None:
@@ -93,6 +109,30 @@ class Security:
         request.state.principal = caller
         return caller
 
+    def _presented_secret(self, request: Request, *, cookie: bool) -> str | None:
+        """The token from ``Authorization: Bearer``, else ``X-Auth-Token``, else (pages) the cookie."""
+        header = request.headers.get("authorization", "")
+        if header:
+            scheme, _, secret = header.partition(" ")
+            if scheme.lower() != "bearer" or not secret.strip():
+                raise _unauthorised("use 'Authorization: Bearer <token>' or 'X-Auth-Token: <token>'")
+            return secret.strip()
+        if TOKEN_HEADER in request.headers:
+            secret = request.headers[TOKEN_HEADER].strip()
+            if not secret:
+                raise _unauthorised("the X-Auth-Token header is empty")
+            return secret
+        if cookie and (secret := request.cookies.get(TOKEN_COOKIE, "").strip()):
+            # Another site cannot make a browser send a custom header without our consent (CORS), so a
+            # state-changing request authenticated by the cookie alone must carry one.
+            if request.method not in SAFE_METHODS and request.headers.get(PAGE_HEADER) != PAGE_HEADER_VALUE:
+                raise HTTPException(
+                    status.HTTP_403_FORBIDDEN,
+                    detail=f"a request signed in by cookie must send '{PAGE_HEADER}: {PAGE_HEADER_VALUE}'",
+                )
+            return secret
+        return None
+
     async def reader(self, request: Request) -> Principal:
         """Reading reports: anyone when public reads are on, else a token with at least the reader role."""
         caller = self.principal(request)
@@ -102,6 +142,13 @@ class Security:
 
     async def api(self, request: Request) -> Principal:
         return self._at_least(request, Role.API)
+
+    async def reviewer(self, request: Request) -> Principal:
+        return self._at_least(request, Role.REVIEWER)
+
+    def signed_in(self, request: Request, needed: Role, *, cookie: bool = False) -> Principal:
+        """A caller with at least ``needed``; ``cookie`` also accepts the page cookie. Anonymous: 401."""
+        return self._at_least(request, needed, cookie=cookie)
 
     async def admin(self, request: Request) -> Principal:
         return self._at_least(request, Role.ADMIN)
@@ -113,8 +160,8 @@ class Security:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail="Not Found")
         return caller
 
-    def _at_least(self, request: Request, needed: Role) -> Principal:
-        caller = self.principal(request)
+    def _at_least(self, request: Request, needed: Role, *, cookie: bool = False) -> Principal:
+        caller = self.principal(request, cookie=cookie)
         if caller.role is None:
             raise _unauthorised(f"this needs a token with the {needed.value} role")
         if not caller.role.allows(needed):
@@ -128,6 +175,7 @@ class Security:
         return {
             Role.READER: self.settings.api_rate_reader,
             Role.API: self.settings.api_rate_api,
+            Role.REVIEWER: self.settings.api_rate_api,
             Role.ADMIN: self.settings.api_rate_admin,
         }[role]
 

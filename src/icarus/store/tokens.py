@@ -27,14 +27,16 @@ _VISIBLE_CHARS: Final = 8
 
 
 class Role(StrEnum):
-    """``reader``: read reports. ``api``: read and submit checks. ``admin``: everything, diagnostics too."""
+    """``reader``: read reports. ``api``: read and submit checks. ``reviewer``: also choose and correct
+    debate verdicts. ``admin``: everything, diagnostics too."""
 
     READER = "reader"
     API = "api"
+    REVIEWER = "reviewer"
     ADMIN = "admin"
 
     def allows(self, needed: Role) -> bool:
-        order = (Role.READER, Role.API, Role.ADMIN)
+        order = (Role.READER, Role.API, Role.REVIEWER, Role.ADMIN)
         return order.index(self) >= order.index(needed)
 
 
