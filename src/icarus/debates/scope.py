@@ -60,10 +60,15 @@ class ClaimScope:
     as_of_year: int
 
     @classmethod
-    def of(cls, text: str, as_of: datetime) -> ClaimScope:
+    def of(cls, text: str, as_of: datetime, whole_claim: str | None = None) -> ClaimScope:
+        """The scope of ``text``. A part of a claim that states no figure ("traffic fell in October") is
+        about the measure of the ``whole_claim`` it was split from."""
         places = frozenset(tx.places(text))
+        stems = _measure_stems(text, places)
+        if not stems and whole_claim:
+            stems = _measure_stems(whole_claim, frozenset(tx.places(whole_claim)))
         return cls(
-            measure_stems=frozenset(_measure_stems(text, places)),
+            measure_stems=frozenset(stems),
             places=places,
             years=frozenset(tx.years(text)),
             present_tense=temporal_scope(text, text) is not TemporalScope.HISTORICAL,
