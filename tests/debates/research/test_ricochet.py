@@ -315,3 +315,17 @@ def test_an_injected_navigation_answer_is_rejected_and_link_scoring_moves_instea
     assert panel.trace["writer"] == "policy"  # the malformed writer answer was rejected too
     outcomes = {c["outcome"] for c in panel.trace["llm_calls"]}
     assert outcomes == {"injected", "malformed"}
+
+
+def test_an_unreachable_llm_is_asked_once_then_link_scoring_navigates(
+    tmp_path: Path, pages: PageServer, fetcher: SafeFetcher
+) -> None:
+    pages.reply("/search", searx_answer(pages, "/news/spain-jobs"))
+    llm = LlmConfig("http://127.0.0.1:9/v1", "gone", timeout_s=1)
+    panel = run_method(ResearchMode.RICOCHET, CLAIM, services_for(tmp_path, pages, fetcher, llm))
+    assert pages.url("/stats/unemployment-rate-2023") in {c.url for c in panel.sources}
+    assert [(c["role"], c["outcome"]) for c in panel.trace["llm_calls"]] == [
+        ("navigator", "unavailable"),
+        ("writer", "unavailable"),
+    ]
+    assert panel.trace["writer"] == "policy"

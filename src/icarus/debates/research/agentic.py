@@ -39,7 +39,7 @@ from icarus.debates.research.gather import (
     run_searches,
     score_items,
 )
-from icarus.debates.research.llm import DebateLLM, debate_llm
+from icarus.debates.research.llm import CallOutcome, DebateLLM, debate_llm
 from icarus.debates.scope import ClaimScope, check_scope
 from icarus.ledger import EvidenceItem, SourceClass, Stance
 from icarus.provenance.canonical import registered_domain
@@ -55,6 +55,7 @@ __all__ = [
     "rescore",
     "research",
     "searches_unavailable",
+    "stance_line",
 ]
 
 MAX_STEPS: Final = 48
@@ -155,6 +156,7 @@ class _Agent:
     searched: set[tuple[object, ...]] = field(default_factory=set)
     history: list[str] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
+    llm_down: bool = False
 
     # tools ---------------------------------------------------------------------------------------------
 
@@ -227,6 +229,8 @@ class _Agent:
         if answer is None:
             call = self.llm.calls[calls_before] if len(self.llm.calls) > calls_before else None
             step["rejected"] = f"{call.outcome.value}: {call.detail}" if call else "no answer"
+            if call is not None and call.outcome is CallOutcome.UNAVAILABLE:
+                self.llm_down = True  # no model answers: the rule takes the remaining steps
             return None
         if answer.action == "open":
             assert answer.result_id is not None
@@ -250,7 +254,7 @@ class _Agent:
                 self.steps.append({"step": number, "action": "finish", "by": "budget", "why": "time spent"})
                 return
             step: dict[str, Any] = {"step": number}
-            chosen = self.ask_llm(step) if self.llm is not None else None
+            chosen = self.ask_llm(step) if self.llm is not None and not self.llm_down else None
             step["by"] = "llm" if chosen is not None else "rule"
             action, target, why = chosen if chosen is not None else self.rule()
             step.update({"action": action, "why": why})

@@ -37,7 +37,7 @@ from icarus.debates.research.gather import (
     run_searches,
 )
 from icarus.debates.research.links import claim_terms, followable, page_links, score_links
-from icarus.debates.research.llm import DebateLLM, debate_llm
+from icarus.debates.research.llm import CallOutcome, DebateLLM, debate_llm
 from icarus.fetching import BlockedURL, ExtractionError, FetchBudget, FetchError
 from icarus.ledger import EvidenceItem, EvidenceRole
 from icarus.pipeline.check import fetch_page
@@ -84,6 +84,7 @@ class _Ricochet:
     moves: list[dict[str, Any]] = field(default_factory=list)
     counter: int = 0
     rejected: str | None = None  # why the LLM's answer for the current move was refused
+    llm_down: bool = False
 
     # searching ----------------------------------------------------------------------------------------
 
@@ -237,6 +238,8 @@ class _Ricochet:
         if answer is None:
             call = self.llm.calls[before] if len(self.llm.calls) > before else None
             self.rejected = f"{call.outcome.value}: {call.detail}" if call else "no answer"
+            if call is not None and call.outcome is CallOutcome.UNAVAILABLE:
+                self.llm_down = True  # no model answers: link scoring takes the remaining moves
             return None
         if answer.action == "stop":
             return [{"action": "stop", "by": "llm", "why": answer.reason}]
@@ -263,7 +266,7 @@ class _Ricochet:
                 self.moves.append({"action": "stop", "by": "rule", "why": "enough independent evidence"})
                 return
             self.rejected = None
-            made = self.llm_move() if self.llm is not None else None
+            made = self.llm_move() if self.llm is not None and not self.llm_down else None
             if made is None:
                 made = self.offline_move()
                 if self.rejected is not None:
