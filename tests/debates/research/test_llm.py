@@ -5,6 +5,7 @@ the next candidate under the debate's weights."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -13,7 +14,7 @@ from pydantic import SecretStr
 from icarus.debates.elector import Chooser, chooser_view
 from icarus.debates.model import Citation, Panel, ResearchMode, StoredPanel, Verdict
 from icarus.debates.model_choice import CandidateModel, ModelWeights
-from icarus.debates.research.base import LlmConfig
+from icarus.debates.research.base import LlmConfig, ResearchServices
 from icarus.debates.research.llm import (
     MAX_ANSWER_CHARS,
     CallOutcome,
@@ -21,6 +22,7 @@ from icarus.debates.research.llm import (
     DebateLlmConfig,
     LLMRole,
     debate_llm,
+    with_model_weights,
 )
 from icarus.settings import Settings
 from tests.judges.conftest import FakeServer, fake_llm
@@ -209,3 +211,14 @@ def test_no_endpoint_means_offline() -> None:
     )
     assert config is not None
     assert [m.name for m in config.ordered_models()] == ["best", "main"]
+
+
+def test_with_model_weights_biases_the_services_llm_and_leaves_offline_services_alone() -> None:
+    offline = ResearchServices(providers=[], judge=None, registry=None, policy=None, snapshots=None)  # type: ignore[arg-type]
+    assert with_model_weights(offline, ModelWeights(cost=1.0)) is offline
+    online = replace(offline, llm=LlmConfig("http://127.0.0.1:9/v1", "big"))
+    spec = '[{"name": "big", "cost": 9}, {"name": "small", "cost": 1}]'
+    biased = with_model_weights(online, ModelWeights(cost=1.0), spec)
+    assert [m.name for m in DebateLLM.from_config(biased.llm).models] == ["small", "big"]  # type: ignore[arg-type]
+    again = with_model_weights(biased, ModelWeights())  # the debate cleared its weights
+    assert [m.name for m in DebateLLM.from_config(again.llm).models] == ["big", "small"]  # type: ignore[arg-type]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Final, Literal, TypeVar
 
@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from icarus.debates.elector import ChooserPanel
 from icarus.debates.model_choice import CandidateModel, ModelWeights, parse_candidates, rank_models
-from icarus.debates.research.base import DEFAULT_LLM_TIMEOUT_S, LlmConfig
+from icarus.debates.research.base import DEFAULT_LLM_TIMEOUT_S, LlmConfig, ResearchServices
 from icarus.judges.protocol import prompt_hash
 from icarus.judges.quarantine import DATA_RULES, data_block, quarantine
 from icarus.scoring.icarus.markers import INSTRUCTION_INJECTION
@@ -53,6 +53,7 @@ __all__ = [
     "Translation",
     "WrittenSummary",
     "debate_llm",
+    "with_model_weights",
 ]
 
 _log = logging.getLogger(__name__)
@@ -539,6 +540,27 @@ _TRANSLATE_TASK = (
     "You translate a short claim for use as web search text. Keep names, numbers and dates exactly; "
     "return only the translated text."
 )
+
+
+def with_model_weights(
+    services: ResearchServices, weights: ModelWeights, candidates_spec: str | None = None
+) -> ResearchServices:
+    """``services`` whose LLM calls go to the candidate models in a debate's weighted order
+    (``candidates_spec`` as ``parse_candidates`` reads it; none: the candidates already configured, or
+    the configured model alone). Offline services come back unchanged."""
+    config = services.llm
+    if config is None:
+        return services
+    if candidates_spec:
+        candidates = tuple(parse_candidates(candidates_spec))
+    elif isinstance(config, DebateLlmConfig):
+        candidates = config.candidates
+    else:
+        candidates = ()
+    biased = DebateLlmConfig(
+        config.base_url, config.model, config.api_key, config.timeout_s, candidates, weights
+    )
+    return replace(services, llm=biased)
 
 
 def debate_llm(config: LlmConfig | None) -> DebateLLM | None:

@@ -244,6 +244,9 @@ class _Ricochet:
         if answer.action == "stop":
             return [{"action": "stop", "by": "llm", "why": answer.reason}]
         if answer.action == "search":
+            if not self.meter.can_search():
+                self.rejected = "invalid: a search with no searches left"
+                return None
             text = " ".join((answer.query or "").split())
             try:
                 query = PlannedQuery(kind=QueryKind.NORMALIZED, text=text)
