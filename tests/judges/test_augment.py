@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from icarus.judges.stancesets import LabelledPair
-from icarus.judges.training.augment import (
+from icarus_training.augment import (
     AUGMENT_EVERY,
     changed_quantity,
     contradict,

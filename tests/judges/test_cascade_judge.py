@@ -34,9 +34,9 @@ from icarus.judges.registry import (
 )
 from icarus.judges.stancesets import DATASET_FILES, LabelledPair, Split, load_pairs
 from icarus.judges.trained import WeightsError
-from icarus.judges.training.cascade import Answer, Observed, choose_threshold, threshold_scores
-from icarus.judges.training.train import SELECTION_SETS
 from icarus.ledger.judgments import Stance
+from icarus_training.cascade import Answer, Observed, choose_threshold, threshold_scores
+from icarus_training.train import SELECTION_SETS
 from tests.datasets import DATASETS
 
 THRESHOLD = 0.40

@@ -12,8 +12,8 @@ import pytest
 
 from icarus.judges.calibration import Calibration
 from icarus.judges.stancesets import LabelledPair
-from icarus.judges.training.cross_encoder import SORT_WINDOW, length_batches
-from icarus.judges.training.train import scores_by_dataset
+from icarus_training.cross_encoder import SORT_WINDOW, length_batches
+from icarus_training.train import scores_by_dataset
 
 DATASETS = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 
@@ -63,8 +63,8 @@ _TRAIN_EXTRA = all(
 )
 @pytest.mark.skipif(not DATASETS.is_dir(), reason=f"the public datasets are not at {DATASETS}")
 def test_a_smoke_run_writes_files_the_judge_loads(tmp_path: Path) -> None:
-    from icarus.judges.training.cross_encoder import main
-    from icarus.judges.training.train import file_sha256
+    from icarus_training.cross_encoder import main
+    from icarus_training.train import file_sha256
 
     metadata = main(["--data", str(DATASETS), "--out", str(tmp_path), "--epochs", "1", "--limit", "48"])
     again = main(["--data", str(DATASETS), "--out", str(tmp_path), "--limit", "48", "--recalibrate"])
@@ -87,7 +87,7 @@ def test_recalibrating_the_shipped_model_keeps_its_training_record(tmp_path: Pat
     import shutil
 
     from icarus.judges.cross_encoder import load_weights, weight_files
-    from icarus.judges.training.cross_encoder import main
+    from icarus_training.cross_encoder import main
 
     for path in weight_files():
         shutil.copy(path, tmp_path / path.name)
@@ -104,7 +104,7 @@ def test_recalibrating_the_shipped_model_keeps_its_training_record(tmp_path: Pat
 @pytest.mark.skipif(not DATASETS.is_dir(), reason=f"the public datasets are not at {DATASETS}")
 def test_quantity_pairs_are_an_opt_in_that_leaves_the_shipped_recipe_alone() -> None:
     from icarus.judges.cross_encoder import weight_files
-    from icarus.judges.training.cross_encoder import DIRECTION_PARAPHRASES, QUANTITY_EDITS, _load_pairs
+    from icarus_training.cross_encoder import DIRECTION_PARAPHRASES, QUANTITY_EDITS, _load_pairs
 
     shipped = json.loads(weight_files()[2].read_text())
     _, plain, plain_record = _load_pairs(DATASETS, 0)

@@ -12,9 +12,9 @@ onnx = pytest.importorskip("onnx", reason="the graph tidy tests need the onnx pa
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 from icarus.judges.cross_encoder import MODEL_INPUTS, MODEL_OUTPUT, weight_files  # noqa: E402
-from icarus.judges.training import cross_encoder as trainer  # noqa: E402
-from icarus.judges.training import graph_tidy  # noqa: E402
-from icarus.judges.training.graph_tidy import (  # noqa: E402
+from icarus_training import cross_encoder as trainer  # noqa: E402
+from icarus_training import graph_tidy  # noqa: E402
+from icarus_training.graph_tidy import (  # noqa: E402
     TIDY_VERSION,
     GraphTidyError,
     operator_counts,

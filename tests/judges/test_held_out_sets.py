@@ -17,7 +17,7 @@ from icarus.judges.stancesets import (
     load_pairs,
     split_of,
 )
-from icarus.judges.training.train import read_training_pairs
+from icarus_training.train import read_training_pairs
 
 CLAIMS = [
     ("The Varna bridge was closed for repairs for all of 2019.", "Supported"),

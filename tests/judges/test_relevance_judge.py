@@ -26,11 +26,11 @@ from icarus.judges.relevance import (
     passes,
 )
 from icarus.judges.trained import WeightsError
-from icarus.judges.training.relevance import RememberingReader, grid, score
-from icarus.judges.training.thresholds import choose
 from icarus.ledger import Stance
 from icarus.reputation.manual import default_registry
 from icarus.scoring.icarus.config import load_policy
+from icarus_training.relevance import RememberingReader, grid, score
+from icarus_training.thresholds import choose
 from tests.judges.test_thresholded_judge import CALIBRATION, Fixed
 
 CLAIM = "Hunter Biden joined the board of Burisma in 2014."

@@ -29,7 +29,10 @@ from icarus.judges.thresholded import (
     thresholds_file,
 )
 from icarus.judges.trained import WeightsError
-from icarus.judges.training.thresholds import (
+from icarus.ledger import Stance
+from icarus.reputation.manual import default_registry
+from icarus.scoring.icarus.config import load_policy
+from icarus_training.thresholds import (
     FLOORS,
     MIN_DECIDED,
     MIN_PRECISION,
@@ -37,9 +40,6 @@ from icarus.judges.training.thresholds import (
     choose,
     score_grid,
 )
-from icarus.ledger import Stance
-from icarus.reputation.manual import default_registry
-from icarus.scoring.icarus.config import load_policy
 
 CALIBRATION = "fake-calibration-1"
 REQUEST = JudgeRequest(

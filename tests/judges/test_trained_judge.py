@@ -23,8 +23,8 @@ from icarus.judges.trained import (
     load_weights,
     scope_mismatches,
 )
-from icarus.judges.training.train import score_split
 from icarus.ledger.judgments import ScopeDimension, Stance
+from icarus_training.train import score_split
 from tests.datasets import DATASETS
 
 WEIGHTS = Path(__file__).resolve().parents[2] / "src" / "icarus" / "judges" / "weights"

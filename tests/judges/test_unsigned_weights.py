@@ -1,4 +1,4 @@
-"""Unsigned weight bytes (``icarus.judges.training.unsigned_weights``): the rewrite keeps every number, its
+"""Unsigned weight bytes (``icarus_training.unsigned_weights``): the rewrite keeps every number, its
 products are exact on the machine running the tests, and the shipped cross-encoder has been rewritten."""
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from icarus.judges.cross_encoder import (  # noqa: E402
     load_weights,
     weight_files,
 )
-from icarus.judges.training.graph_tidy import probe_feeds  # noqa: E402
-from icarus.judges.training.unsigned_weights import (  # noqa: E402
+from icarus_training.graph_tidy import probe_feeds  # noqa: E402
+from icarus_training.unsigned_weights import (  # noqa: E402
     UNSIGNED_VERSION,
     UnsignedWeightsError,
     check_exact_products,

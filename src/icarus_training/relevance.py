@@ -1,6 +1,6 @@
 """Choose ``offline-minilm@4``'s support floor and relevance gate; write ``weights/offline-minilm-4.json``.
 
-``make select-judge-relevance`` runs this (``python -m icarus.judges.training.relevance --data DIR``). It
+``make select-judge-relevance`` runs this (``python -m icarus_training.relevance --data DIR``). It
 trains nothing and works as ``training.thresholds`` does:
 
 1. AVeriTeC's ``tune`` half is scored once with the base judge (``offline-minilm@2``) in both modes (gold
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from decimal import Decimal
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,7 @@ from icarus.judges.relevance import (
     RelevanceJudge,
     measure,
 )
-from icarus.judges.training.thresholds import (
+from icarus_training.thresholds import (
     RememberingJudge,
     add_selection_arguments,
     choose,
@@ -58,7 +59,7 @@ SCRIPT_VERSION = "1"
 SUPPORT_FLOORS: tuple[Decimal, ...] = tuple(Decimal(v) for v in ("0.00", "0.50", "0.60", "0.70", "0.80"))
 MIN_ANCHORS: tuple[int, ...] = (0, 1, 2, 3)
 MIN_SIMILARITIES: tuple[Decimal | None, ...] = (None, *(Decimal(v) for v in ("0.10", "0.20", "0.30", "0.40")))
-WEIGHTS_DIR = Path(__file__).resolve().parents[1] / "weights"
+WEIGHTS_DIR = Path(str(resources.files("icarus.judges") / "weights"))  # the runtime reads them there
 
 
 class RememberingReader:
@@ -116,7 +117,7 @@ def score(
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m icarus.judges.training.relevance", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m icarus_training.relevance", description=__doc__)
     add_selection_arguments(parser, min_decided_help="decided claims a precision must rest on")
     args = parser.parse_args(argv)
     console = Console(stderr=True)
@@ -135,7 +136,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             "min_similarity": best["min_similarity"],
         },
         "selection": {
-            "script": f"icarus.judges.training.relevance {SCRIPT_VERSION}",
+            "script": f"icarus_training.relevance {SCRIPT_VERSION}",
             "objective": "most decided claims with decided precision >= min_precision on at least "
             "min_decided decided claims; then more precise; then lower support floor; then the weaker gate. "
             "Without one: the most precise point deciding at least min_decided claims",

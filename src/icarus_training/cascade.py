@@ -1,6 +1,6 @@
 """Fit the screened judge's threshold and confidence maps; write ``weights/offline-cascade-1.json``.
 
-``make train-judge-cascade`` runs this (``python -m icarus.judges.training.cascade --data DIR``). It trains
+``make train-judge-cascade`` runs this (``python -m icarus_training.cascade --data DIR``). It trains
 no model: both components ship already (``icarus.judges.cascade`` says how they are combined). Steps:
 
 1. the same pairs and splits as the trainers (``train.read_training_pairs``); every validation and test
@@ -52,8 +52,8 @@ from icarus.judges.protocol import Judge, JudgeRequest, to_confidence
 from icarus.judges.quarantine import quarantine
 from icarus.judges.stancesets import LabelledPair, Split
 from icarus.judges.trained import OfflineWordLlamaJudge, candidate_passages
-from icarus.judges.training.train import SELECTION_SETS, WEIGHTS_DIR, read_training_pairs
 from icarus.ledger.judgments import Stance
+from icarus_training.train import SELECTION_SETS, WEIGHTS_DIR, read_training_pairs
 
 SCRIPT_VERSION = "1"
 THRESHOLDS = tuple(round(0.30 + 0.05 * step, 2) for step in range(15))  # 0.30 … 1.00
@@ -228,7 +228,7 @@ def split_numbers(
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m icarus.judges.training.cascade", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m icarus_training.cascade", description=__doc__)
     parser.add_argument("--data", type=Path, required=True, help="folder holding the public datasets")
     parser.add_argument("--out", type=Path, default=WEIGHTS_DIR, help="where the record is written")
     args = parser.parse_args(argv)
@@ -245,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     maps = fit_maps(validation, threshold)
     record: dict[str, Any] = {
         "name": PARAMETERS_NAME,
-        "script": "icarus.judges.training.cascade",
+        "script": "icarus_training.cascade",
         "script_version": SCRIPT_VERSION,
         "components": {
             "screen": {"judge": SCREEN_JUDGE, "calibration_id": screen.calibration_id},

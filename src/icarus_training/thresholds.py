@@ -1,6 +1,6 @@
 """Choose ``offline-minilm@3``'s side-call floors; write ``weights/offline-minilm-3.json``.
 
-``make select-judge-thresholds`` runs this (``python -m icarus.judges.training.thresholds --data DIR``). It
+``make select-judge-thresholds`` runs this (``python -m icarus_training.thresholds --data DIR``). It
 trains nothing: the floors decide which of ``offline-minilm@2``'s support and refute answers count as
 calls (``icarus.judges.thresholded``). Steps:
 
@@ -34,6 +34,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,7 @@ MIN_DECIDED = (
 )
 BOTH = "both"  # --retrieval: gold evidence and open retrieval, counted together
 UNDECIDED = "unverifiable"  # the published label of a claim left ❔
-WEIGHTS_DIR = Path(__file__).resolve().parents[1] / "weights"
+WEIGHTS_DIR = Path(str(resources.files("icarus.judges") / "weights"))  # the runtime reads them there
 
 
 class RememberingJudge:
@@ -307,7 +308,7 @@ def write_record(out: Path, name: str, record: dict[str, Any]) -> Path:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m icarus.judges.training.thresholds", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m icarus_training.thresholds", description=__doc__)
     add_selection_arguments(parser)
     args = parser.parse_args(argv)
     console = Console(stderr=True)
@@ -323,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "base_calibration_id": str(getattr(base, "calibration_id", "")),
         "thresholds": {"support": best["support"], "refute": best["refute"]},
         "selection": {
-            "script": f"icarus.judges.training.thresholds {SCRIPT_VERSION}",
+            "script": f"icarus_training.thresholds {SCRIPT_VERSION}",
             "objective": "most decided claims with decided precision >= min_precision on at least "
             "min_decided decided claims; then more precise; then lower floors. Without one: the most precise "
             "pair deciding at least min_decided claims",

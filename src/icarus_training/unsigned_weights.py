@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from icarus.judges.training.graph_tidy import observe, probe_feeds
+from icarus_training.graph_tidy import observe, probe_feeds
 
 if TYPE_CHECKING:
     import onnx
