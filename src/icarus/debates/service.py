@@ -154,7 +154,8 @@ class DebatePipeline:
         """Detection by ``detect_claims``; research by ``run_method`` on the services ``settings`` describe
         (built on first use, once), within the debate budgets ``settings`` set over each method's own."""
         from icarus.debates.detection import detect_claims
-        from icarus.debates.research.base import ResearchServices, default_budget, run_method
+        from icarus.debates.language import research_in_languages
+        from icarus.debates.research.base import ResearchServices, default_budget
 
         services: list[ResearchServices] = []
         lock = threading.Lock()
@@ -166,7 +167,10 @@ class DebatePipeline:
             with lock:
                 if not services:
                     services.append(ResearchServices.from_settings(settings))
-            return run_method(mode, claim, services[0], debate_budget(settings, default_budget(mode)))
+            # A strong-language rerun also researches in English and Spanish (labelled); else run_method.
+            return research_in_languages(
+                mode, claim, services[0], debate_budget(settings, default_budget(mode))
+            )
 
         return cls(detect=detect, research=research)
 
