@@ -21,7 +21,7 @@ do not settle).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
@@ -34,11 +34,13 @@ from icarus.ledger import TemporalScope
 from icarus.ledger.judgments import ScopeAnswer, ScopeDimension
 
 __all__ = [
+    "COUNTRY_NAMES",
     "KEPT_DECISIONS",
     "PRESENT_TENSE_TOLERANCE_YEARS",
     "ClaimScope",
     "ScopeCheck",
     "check_scope",
+    "country_places",
     "describe_set_aside",
 ]
 
@@ -60,10 +62,13 @@ class ClaimScope:
     as_of_year: int
 
     @classmethod
-    def of(cls, text: str, as_of: datetime, whole_claim: str | None = None) -> ClaimScope:
+    def of(
+        cls, text: str, as_of: datetime, whole_claim: str | None = None, country: str | None = None
+    ) -> ClaimScope:
         """The scope of ``text``. A part of a claim that states no figure ("traffic fell in October") is
-        about the measure of the ``whole_claim`` it was split from."""
-        places = frozenset(tx.places(text))
+        about the measure of the ``whole_claim`` it was split from. A claim that names no place is about
+        the debate's ``country`` (a name, or an ISO code ``COUNTRY_NAMES`` knows), when one is set."""
+        places = frozenset(tx.places(text)) or country_places(country)
         stems = _measure_stems(text, places)
         if not stems and whole_claim:
             stems = _measure_stems(whole_claim, frozenset(tx.places(whole_claim)))
@@ -74,6 +79,43 @@ class ClaimScope:
             present_tense=temporal_scope(text, text) is not TemporalScope.HISTORICAL,
             as_of_year=as_of.year,
         )
+
+
+_BRITAIN: Final = frozenset({"united kingdom", "britain", "england", "scotland", "wales"})
+COUNTRY_NAMES: Final[Mapping[str, frozenset[str]]] = {
+    "ar": frozenset({"argentina"}),
+    "br": frozenset({"brazil"}),
+    "ca": frozenset({"canada"}),
+    "cl": frozenset({"chile"}),
+    "cn": frozenset({"china"}),
+    "co": frozenset({"colombia"}),
+    "de": frozenset({"germany"}),
+    "es": frozenset({"spain"}),
+    "fr": frozenset({"france"}),
+    "gb": _BRITAIN,
+    "in": frozenset({"india"}),
+    "it": frozenset({"italy"}),
+    "jp": frozenset({"japan"}),
+    "mx": frozenset({"mexico"}),
+    "nl": frozenset({"netherlands"}),
+    "pe": frozenset({"peru"}),
+    "pt": frozenset({"portugal"}),
+    "uk": _BRITAIN,
+    "us": frozenset({"united states", "america"}),
+    "ve": frozenset({"venezuela"}),
+}
+"""Country codes a debate's country filter may use, with the names a page would call the country by."""
+
+
+def country_places(country: str | None) -> frozenset[str]:
+    """The place names of a debate's country filter: its known names for an ISO code, the name itself for a
+    name; nothing for a code not known here (so nothing is set aside for it)."""
+    if not country or not country.strip():
+        return frozenset()
+    folded = country.strip().casefold()
+    if folded in COUNTRY_NAMES:
+        return COUNTRY_NAMES[folded]
+    return frozenset({folded}) if len(folded) > 3 else frozenset()
 
 
 @dataclass(frozen=True)

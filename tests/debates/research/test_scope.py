@@ -139,3 +139,17 @@ def test_an_old_figure_is_set_aside_while_recent_ones_are_cited(tmp_path: Path) 
     assert "paper2023.example" not in cited
     assert cited <= {"paper2024.example", "paper2025.example"}
     assert all(c.scope_decision in {ScopeDecision.SAME_SCOPE, ScopeDecision.UNCLEAR} for c in panel.sources)
+
+
+def test_the_debate_country_stands_in_for_a_claim_that_names_no_place() -> None:
+    claim = ClaimScope.of("Unemployment was 11% in 2025", AS_OF, country="ES")
+    assert claim.places == frozenset({"spain"})
+    assert check_scope(claim, "Unemployment in Spain was 11% in 2025.").kept
+    assert (
+        check_scope(claim, "Unemployment in France was 11% in 2025.").decision
+        is ScopeDecision.DIFFERENT_GEOGRAPHY
+    )
+    named = ClaimScope.of("Unemployment in France was 11% in 2025", AS_OF, country="es")
+    assert named.places == frozenset({"france"})  # the claim's own place wins
+    unknown = ClaimScope.of("Unemployment was 11% in 2025", AS_OF, country="zz")
+    assert not unknown.places  # a code not known here sets nothing aside

@@ -345,7 +345,7 @@ def _add_round(
     new = read_hits(searched.hits, findings.claim, services, meter, claim.as_of, known)
     judged = judge_items(new, findings.claim, services)
     if check_scope_of:
-        scope = ClaimScope.of(findings.question, claim.as_of, claim.text)
+        scope = ClaimScope.of(findings.question, claim.as_of, claim.text, claim.country)
         for item in judged:
             judgment = item.judgment_for(findings.claim.claim_id)
             text = f"{item.title or ''}\n{item.text}"
