@@ -20,6 +20,8 @@ Steps, each deterministic:
    (``metadata``); H19 containment of an item's ``release_shingle_words``-word shingles in a press
    release at or above ``release_containment`` (``release_containment``); H21 coordinated amplification
    (``amplification``).
+5. Rewrites: an item that credits another and retells it in other words, judged by text embeddings and
+   only where attribution, publication time and quotations agree (``rewrite``; see ``embeddings``).
 
 Copy groups are the connected components of that graph. This is the seed's "community detection" step,
 done with components on purpose rather than modularity or Leiden: with components, adding an item can
@@ -34,7 +36,7 @@ import itertools
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
@@ -47,6 +49,7 @@ from icarus.ledger.evidence import EvidenceItem, SourceClass
 from icarus.provenance.arrays import dense_ids, distinct_sorted, run_positions
 from icarus.provenance.canonical import registered_domain
 from icarus.provenance.citations import normalise_name
+from icarus.provenance.embeddings import Embedder, packaged_embedder, rewrite_pairs
 from icarus.provenance.graphs import igraph
 from icarus.provenance.model import SimilarityEdge
 from icarus.provenance.shingles import (
@@ -490,6 +493,18 @@ class _Similarity:
             ):
                 self.sink.add(int(text_item[t]), int(leader[g]), _score(count, int(sizes[t])), "containment")
 
+    def rewrite_edges(
+        self, cited: Mapping[str, Sequence[frozenset[str]]], embedder: Callable[[], Embedder]
+    ) -> None:
+        """Rewritten copies (kind ``rewrite``): see ``icarus.provenance.embeddings``."""
+        group_of = [0] * len(self.ids)
+        for number, members in enumerate(self.components()):
+            for i in members:
+                group_of[i] = number
+        texts = [self.unique_texts[text] for text in self.text_of.tolist()]
+        for left, right, cosine in rewrite_pairs(self.evidence, texts, group_of, cited, embedder):
+            self.sink.add(left, right, cosine, "rewrite")
+
     def metadata_edges(self) -> None:
         by_title: dict[str, list[int]] = defaultdict(list)
         for i, item in enumerate(self.evidence):
@@ -661,16 +676,22 @@ def similarity_graph(
     settings: ProvenanceSettings,
     duplicate_of: Mapping[str, str],
     cited: Mapping[str, Sequence[frozenset[str]]],
+    *,
+    rewrite_embedder: Callable[[], Embedder] | None = packaged_embedder,
 ) -> SimilarityResult:
     """Copy groups over ``evidence`` (which must be sorted by id).
 
-    ``cited`` maps each item to the target set of each of its citations, for H21's shared-origin test.
+    ``cited`` maps each item to the target set of each of its citations, for H21's shared-origin test and
+    for the attribution gate of rewrite edges. ``rewrite_embedder`` supplies the embedding model for
+    those edges; ``None`` leaves rewrites out (verbatim and metadata similarity only).
     """
     state = _Similarity(evidence, settings)
     state.identical(duplicate_of)
     state.shingle_edges()
     state.metadata_edges()
     state.containment_edges()
+    if rewrite_embedder is not None:
+        state.rewrite_edges(cited, rewrite_embedder)
     release_overlap, release_pairs = state.release_edges()
     amplification = state.amplification(cited, state.components())
     groups = state.components()
