@@ -51,12 +51,13 @@ from icarus.lookups import enrich
 from icarus.pipeline.check import DOCUMENTS_PER_QUERY, evidence_from_hit, judge_evidence, search_with
 from icarus.pipeline.evidence import evidence_id_for
 from icarus.provenance import ProvenanceGraph
-from icarus.research import PlannedQuery, ProviderStatus, SearchHit, SearchProvider, plan_queries
+from icarus.research import PlannedQuery, ProviderStatus, QueryKind, SearchHit, SearchProvider, plan_queries
 from icarus.scoring.icarus.engine import provenance_graph, score_ledger
 from icarus.scoring.icarus.panel_verdicts import panel_confidence, verdict_for_label
 from icarus.scoring.labels import Label
 
 __all__ = [
+    "CONFIRMATION_TERMS",
     "QUESTION_CLAIM_ID",
     "Findings",
     "ProviderCall",
@@ -80,6 +81,7 @@ __all__ = [
 QUESTION_CLAIM_ID: Final = "c1"
 MAIN_QUERIES: Final = 6  # every kind plan_queries knows, once each
 _BUDGET_NOTE: Final = "research budget spent"
+CONFIRMATION_TERMS: Final = ("confirmed", "announced", "statement", "according to")
 
 
 def ledger_claim(text: str, as_of: datetime, claim_id: str = QUESTION_CLAIM_ID) -> tuple[Subject, Claim]:
@@ -398,13 +400,17 @@ def _score(
 
 
 def _corroboration_query(element: str, question: Claim, as_of: datetime) -> PlannedQuery | None:
-    """One narrow search for another independent source of the element: the primary-source query of the
-    question with the element itself as a phrase."""
-    primary = [q for q in plan_queries(question, as_of, MAIN_QUERIES) if q.kind.value == "primary_source"]
-    base = primary[0] if primary else None
-    text = f'"{element}" {base.text if base else question.text}'.strip()
+    """One narrow search for another independent source of the element: the question's primary-source
+    terms with the figure as a phrase, or, for a named fact, with words of a confirmation instead of the
+    primary-source words already searched."""
+    planned = plan_queries(question, as_of, MAIN_QUERIES)
+    primary = next((query for query in planned if query.kind is QueryKind.PRIMARY_SOURCE), None)
+    if primary is None:
+        return None
     try:
-        return PlannedQuery(kind=base.kind, text=text) if base else None
+        if element != question.text.strip():
+            return PlannedQuery(kind=primary.kind, text=f'"{element}" {primary.text}', any_of=primary.any_of)
+        return PlannedQuery(kind=primary.kind, text=primary.text, any_of=CONFIRMATION_TERMS)
     except ValueError:
         return None
 
