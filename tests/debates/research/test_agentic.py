@@ -5,12 +5,13 @@ recorded, and replaced by the rule for that step)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from icarus.debates.language import research_in_languages
 from icarus.debates.model import ResearchDelay, ResearchMode, Verdict
 from icarus.debates.research.base import Budget, ClaimToResearch, LlmConfig, ResearchServices, run_method
 from icarus.fetching import SnapshotStore
@@ -264,3 +265,19 @@ def test_an_unreachable_llm_falls_back_to_the_rule_for_every_step(
     assert {by for by, _ in actions(panel.trace)} == {"rule"}
     assert [c["outcome"] for c in panel.trace["llm_calls"]] == ["unavailable"]  # asked once, then the rule
     assert panel.verdict is not Verdict.PENDING
+
+
+def test_a_strong_language_rerun_offline_is_labelled_and_says_nothing_could_translate(
+    tmp_path: Path, corpus: LocalCorpus
+) -> None:
+    claim = replace(CLAIM, language="es", strong_language=True)
+    panel = research_in_languages(
+        ResearchMode.AGENTIC, claim, make_services(tmp_path, LocalCorpusProvider(corpus))
+    )
+    assert panel.research_mode is ResearchMode.AGENTIC
+    assert panel.language_label == "English/Spanish research"
+    assert panel.explanation.endswith(
+        "Las búsquedas en inglés no se pudieron traducir: no hay traductor disponible, así que solo se buscó "
+        "con la redacción original de la afirmación."
+    )
+    assert panel.trace["languages"]["untranslated"] == ["en"]
