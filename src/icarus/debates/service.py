@@ -474,9 +474,10 @@ class DebateService:
 
         view = self.store.transaction(work)
         self._kick_panels(released)
-        if start_detection:
-            self._kick_detection(debate_id)
-        return view
+        if not start_detection:
+            return view
+        self._kick_detection(debate_id)
+        return self.get_debate(caller, debate_id)  # detection may have run already
 
     def add_segments(self, caller: Caller, debate_id: str, batch: Sequence[Segment]) -> SegmentsAccepted:
         """Store a live batch (a segment id already stored is skipped) and detect claims in what is new.
