@@ -35,7 +35,9 @@ WATCH_STATE_FILE: Final = "debate-watch.json"
 DEFAULT_WATCH_INTERVAL_S: Final = 10.0
 
 app = typer.Typer(
-    no_args_is_help=True, add_completion=False, help=__doc__.split("\n\n")[0] if __doc__ else ""
+    no_args_is_help=True,
+    add_completion=False,
+    help="Live debates: create one, feed it a transcript, name its speakers, read its claims and answers.",
 )
 OPERATOR: Final = Caller.operator()
 
