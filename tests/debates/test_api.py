@@ -705,9 +705,8 @@ def test_the_feed_carries_each_panel_with_the_current_claim_verdict_and_resumes(
     )
     assert [i for i, _k, _d in events_of(resumed.text)] == [ids[-1]]
     for junk in ("²".encode(), b"-1", b"9" * 40):
-        replay = site.client.get(
-            f"/v1/debates/{debate_id}/events?once=true", headers={**headers, "Last-Event-ID": junk}
-        )
+        raw = [(k.encode(), v.encode()) for k, v in headers.items()] + [(b"last-event-id", junk)]
+        replay = site.client.get(f"/v1/debates/{debate_id}/events?once=true", headers=raw)
         assert [i for i, _k, _d in events_of(replay.text)] == ids  # unreadable: from the start
 
 

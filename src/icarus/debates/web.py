@@ -35,7 +35,15 @@ from icarus.store.tokens import Role
 from icarus.web._env import asset, environment
 from icarus.web.model import Links
 
-__all__ = ["BASIS_WORDS", "EVENT_NAMES", "VERDICT_LOOKS", "VerdictLook", "build_debate_pages", "claim_card"]
+__all__ = [
+    "BASIS_WORDS",
+    "EVENT_NAMES",
+    "VERDICT_LOOKS",
+    "VerdictLook",
+    "build_debate_pages",
+    "claim_card",
+    "render_claim_card",
+]
 
 EVENT_NAMES: Final = ("claim", "panel", "claim_verdict")
 """The feed's events that name a claim; the page refreshes that claim's card on each."""
@@ -89,6 +97,15 @@ def claim_card(summary: ClaimSummary, results: Mapping[str, Any]) -> dict[str, A
         "answer_feedback_url": f"/v1/claims/{claim_id}/feedback",
         "answer_feedback_kind": "answer",
     }
+
+
+def render_claim_card(card: Mapping[str, Any]) -> str:
+    """One claim card as HTML (what the page shows and the live script swaps in)."""
+    return (
+        environment()
+        .get_template("debate_claim.html")
+        .render(card=card, verdicts=VERDICT_LOOKS, bases=BASIS_WORDS)
+    )
 
 
 def build_debate_pages(service: DebateService, security: Security, links: Links | None = None) -> APIRouter:
@@ -206,10 +223,7 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
             found = []
         if not found:
             return Response(status_code=status.HTTP_404_NOT_FOUND)
-        html = env.get_template("debate_claim.html").render(
-            card=found[0], verdicts=VERDICT_LOOKS, bases=BASIS_WORDS
-        )
-        return HTMLResponse(html, headers={"Cache-Control": NO_STORE})
+        return HTMLResponse(render_claim_card(found[0]), headers={"Cache-Control": NO_STORE})
 
     return router
 
