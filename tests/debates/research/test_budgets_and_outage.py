@@ -55,6 +55,9 @@ def test_one_search_is_all_a_tight_budget_allows_and_the_panel_is_still_summaris
     panel = run_method(ResearchMode.TWO_STEP, CLAIM, sample_services(tmp_path), budget)
     assert panel.trace["budget_limit"] == "max_searches"
     assert panel.trace["spent"]["searches"] == 1
+    assert panel.explanation.endswith(
+        "Research stopped at its search budget; the verdict rests on what was found."
+    )
     assert panel.verdict is not Verdict.PENDING  # what one search found is summarised
     assert panel.sources
     skipped = [s for s in panel.trace["searches"] if s["status"] == "not_run"]
@@ -90,6 +93,7 @@ def test_the_default_budgets_are_not_hit_on_a_small_corpus(tmp_path: Path) -> No
     panel = run_method(ResearchMode.DECOMPOSE, CLAIM, sample_services(tmp_path))
     assert panel.trace["budget_limit"] is None
     assert panel.trace["budget"]["max_searches"] == 48
+    assert "budget" not in panel.explanation
 
 
 # --- outage ------------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from typing import Any, Final, Protocol, cast
 
 from pydantic import SecretStr
 
-from icarus.debates.model import Panel, ResearchMode
+from icarus.debates.model import Panel, ResearchMode, Verdict
 from icarus.fetching import ArchiveSource, SafeFetcher, SnapshotStore
 from icarus.judges import Judge
 from icarus.lookups import LookupRegistry
@@ -34,6 +34,7 @@ from icarus.scoring.icarus.config import PolicyConfig
 from icarus.settings import Settings
 
 __all__ = [
+    "BUDGET_LIMIT_NOTES",
     "DEFAULT_BUDGETS",
     "DEFAULT_LLM_TIMEOUT_S",
     "METHOD_MODULES",
@@ -98,6 +99,17 @@ class BudgetLimit(StrEnum):
     PAGES = "max_pages"
     DEPTH = "max_depth"
     SECONDS = "max_seconds"
+
+
+BUDGET_LIMIT_NOTES: Final[Mapping[BudgetLimit, str]] = MappingProxyType(
+    {
+        BudgetLimit.SEARCHES: "Research stopped at its search budget; the verdict rests on what was found.",
+        BudgetLimit.PAGES: "Research stopped at its page budget; the verdict rests on what was read.",
+        BudgetLimit.DEPTH: "Research stopped at its depth budget; the verdict rests on what was found.",
+        BudgetLimit.SECONDS: "Research stopped at its time budget; the verdict rests on what was found.",
+    }
+)
+"""The sentence a panel's explanation gains when a budget limit cut its research short."""
 
 
 class BudgetMeter:
@@ -338,4 +350,7 @@ def run_method(
     meter = BudgetMeter(budget if budget is not None else default_budget(mode), services.clock)
     panel = method(claim, services, meter)
     trace = {**meter.trace(), **panel.trace}
-    return panel.model_copy(update={"research_mode": mode, "trace": trace})
+    explanation = panel.explanation
+    if meter.limit_hit is not None and panel.verdict is not Verdict.PENDING:
+        explanation = f"{explanation} {BUDGET_LIMIT_NOTES[meter.limit_hit]}".strip()
+    return panel.model_copy(update={"research_mode": mode, "trace": trace, "explanation": explanation})
