@@ -16,6 +16,7 @@ import pytest
 from icarus.debates.access import Caller
 from icarus.debates.model import (
     Citation,
+    DebateSettings,
     DetectedClaim,
     Panel,
     ResearchDelay,
@@ -115,9 +116,11 @@ class ScriptedResearch:
     answers: dict[ResearchMode, Callable[[ClaimToResearch], Panel]] = field(default_factory=dict)
     default: Verdict = Verdict.TRUE
     calls: list[tuple[ResearchMode, str, bool]] = field(default_factory=list)
+    settings_seen: list[DebateSettings] = field(default_factory=list)
 
-    def __call__(self, mode: ResearchMode, claim: ClaimToResearch) -> Panel:
+    def __call__(self, mode: ResearchMode, claim: ClaimToResearch, debate_settings: DebateSettings) -> Panel:
         self.calls.append((mode, claim.text, claim.strong_language))
+        self.settings_seen.append(debate_settings)
         answer = self.answers.get(mode)
         return answer(claim) if answer is not None else sourced(mode, self.default)
 

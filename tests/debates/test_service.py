@@ -482,7 +482,8 @@ def test_unknown_ids_are_not_found(store: Store, clock: FakeClock) -> None:
 
 
 def test_settings_changes_are_validated_and_weights_set_alone(store: Store, clock: FakeClock) -> None:
-    service = make_service(store, clock)
+    research = ScriptedResearch()
+    service = make_service(store, clock, research)
     debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[TWO_STEP]))
     with pytest.raises(InvalidChange):
         service.update_debate(OPERATOR, debate.id, {"cost_weight": 1.5})
@@ -497,6 +498,8 @@ def test_settings_changes_are_validated_and_weights_set_alone(store: Store, cloc
         0.0,
         None,
     )
+    service.submit_claim(OPERATOR, debate.id, "Taxes rose 5 percent.")
+    assert research.settings_seen[-1].cost_weight == 0.7  # the weights reach the research methods
     changed = service.update_debate(OPERATOR, debate.id, {"escalate_enabled": True, "title": "Final debate"})
     assert changed.settings.escalate_enabled and changed.title == "Final debate"
 

@@ -127,9 +127,12 @@ class Detector(Protocol):
 
 
 class Researcher(Protocol):
-    """Researches one claim with one method (``icarus.debates.research.run_method``)."""
+    """Researches one claim with one method (``icarus.debates.research.run_method``) for a debate with
+    ``settings`` (its model-selection weights bias which model the method's LLM calls use)."""
 
-    def __call__(self, mode: ResearchMode, claim: ClaimToResearch) -> Panel: ...
+    def __call__(
+        self, mode: ResearchMode, claim: ClaimToResearch, debate_settings: DebateSettings
+    ) -> Panel: ...
 
 
 class Dispatcher(Protocol):
@@ -155,7 +158,9 @@ class DebatePipeline:
         (built on first use, once), within the debate budgets ``settings`` set over each method's own."""
         from icarus.debates.detection import detect_claims
         from icarus.debates.language import research_in_languages
+        from icarus.debates.model_choice import ModelWeights
         from icarus.debates.research.base import ResearchServices, default_budget
+        from icarus.debates.research.llm import with_model_weights
 
         services: list[ResearchServices] = []
         lock = threading.Lock()
@@ -163,14 +168,13 @@ class DebatePipeline:
         def detect(segments: Sequence[Segment], speaker_names: Mapping[str, str]) -> list[DetectedClaim]:
             return detect_claims(segments, speaker_names)
 
-        def research(mode: ResearchMode, claim: ClaimToResearch) -> Panel:
+        def research(mode: ResearchMode, claim: ClaimToResearch, debate_settings: DebateSettings) -> Panel:
             with lock:
                 if not services:
                     services.append(ResearchServices.from_settings(settings))
+            weighted = with_model_weights(services[0], ModelWeights.of(debate_settings))
             # A strong-language rerun also researches in English and Spanish (labelled); else run_method.
-            return research_in_languages(
-                mode, claim, services[0], debate_budget(settings, default_budget(mode))
-            )
+            return research_in_languages(mode, claim, weighted, debate_budget(settings, default_budget(mode)))
 
         return cls(detect=detect, research=research)
 
@@ -863,7 +867,7 @@ class DebateService:
             speaker=speaker_display_name(claim.speaker_label, heard, debate.speakers),
         )
         try:
-            panel = self.pipeline.research(row.research_mode, request)
+            panel = self.pipeline.research(row.research_mode, request, debate.settings)
         except Exception as exc:  # any failure of a method is retried, then answered
             log.exception("research of panel %d (%s) failed", panel_id, row.research_mode.value)
             return self._failed(lease, row, exc)
