@@ -34,7 +34,6 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 import lxml.etree
 import lxml.html
-import pypdf
 import trafilatura
 from htmldate import find_date
 
@@ -497,6 +496,8 @@ def _extract_pdf(body: bytes, lim: ExtractLimits, clock: Callable[[], float]) ->
         raise DocumentTooLarge(f"PDF of {len(body)} bytes is over the {lim.max_pdf_bytes}-byte limit")
     if not body.lstrip()[:5].startswith(b"%PDF-"):
         raise ExtractionError("not a PDF: the body does not start with %PDF-")
+    import pypdf  # here, not at the top: with what it loads, about a third of a second of every start-up
+
     deadline = clock() + lim.pdf_time_budget_s
     texts: list[str] = []
     failures: list[str] = []

@@ -9,8 +9,9 @@ one judge at once; ``quarantine`` cleans text before a model reads it (H30); ``r
 versioned name.
 """
 
+from typing import TYPE_CHECKING
+
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
-from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge, parse_attributions, propose_self_evidence
 from icarus.judges.parallel import ParallelJudge, judge_all
 from icarus.judges.protocol import (
@@ -27,6 +28,9 @@ from icarus.judges.protocol import (
 from icarus.judges.quarantine import Quarantined, quarantine
 from icarus.judges.registry import JUDGES, JudgeConfigError, create_judge, judge_from_settings
 from icarus.judges.trained import OfflineWordLlamaJudge
+
+if TYPE_CHECKING:
+    from icarus.judges.llm import OpenAICompatibleJudge
 
 __all__ = [
     "JUDGES",
@@ -53,3 +57,13 @@ __all__ = [
     "to_attribution",
     "to_claim_judgment",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The LLM judge is imported on first use: the openai client takes about a second to import, and a run
+    # on the offline judges never needs it.
+    if name == "OpenAICompatibleJudge":
+        from icarus.judges.llm import OpenAICompatibleJudge
+
+        return OpenAICompatibleJudge
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -18,7 +18,6 @@ from types import MappingProxyType
 
 from icarus.judges.cascade import OfflineCascadeJudge
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
-from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import Judge
 from icarus.judges.relevance import RelevanceJudge
@@ -96,6 +95,9 @@ def _openai_compatible(settings: Settings) -> Judge:
         raise JudgeConfigError(
             f"{OPENAI_COMPATIBLE_JUDGE} needs ICARUS_LLM_BASE_URL and ICARUS_LLM_MODEL to be set"
         )
+    # imported here: the openai client takes about a second to import, and offline judges never need it
+    from icarus.judges.llm import OpenAICompatibleJudge
+
     return OpenAICompatibleJudge(
         settings.llm_base_url,
         settings.llm_model,

@@ -20,7 +20,6 @@ from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 import trafilatura
-from pypdf import PdfReader
 from warcio.archiveiterator import ArchiveIterator
 
 from icarus.provenance.canonical import registered_domain
@@ -175,6 +174,8 @@ def _page_url(declared: str | None, captured: str | None) -> str | None:
 
 
 def _pdf_document(raw: bytes, path: Path, limits: ReadLimits) -> RawDocument:
+    from pypdf import PdfReader  # here, not at the top: with what it loads, a third of a second of start-up
+
     try:
         reader = PdfReader(io.BytesIO(raw))
         if reader.is_encrypted:
