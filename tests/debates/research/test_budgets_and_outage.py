@@ -10,6 +10,7 @@ import pytest
 
 from icarus.debates.model import ResearchDelay, ResearchMode, Verdict
 from icarus.debates.research import Budget, ClaimToResearch, ResearchServices, run_method
+from icarus.debates.research.base import PAGE_COST, SEARCH_COST
 from icarus.research import PlannedQuery, ProviderResult, SearchProvider, UnavailableProvider, web
 from icarus.research.web import SearxngProvider
 from tests.debates.research.corpora import NOW, SAMPLE, sample_services, services_for
@@ -70,6 +71,8 @@ def test_a_page_budget_stops_reading_at_its_limit(tmp_path: Path) -> None:
     assert panel.trace["budget_limit"] == "max_pages"
     assert panel.trace["spent"]["pages"] == 2
     assert panel.trace["documents"]["read"] == 2
+    searches = panel.trace["spent"]["searches"]
+    assert panel.cost == pytest.approx(searches * SEARCH_COST + 2 * PAGE_COST)  # billed by what was spent
     assert panel.verdict is not Verdict.PENDING
 
 
@@ -108,6 +111,7 @@ def test_every_search_failing_leaves_the_panel_pending_for_a_retry(
     assert panel.verdict is Verdict.PENDING
     assert panel.research_delay_reason is ResearchDelay.SEARCH_UNAVAILABLE
     assert panel.confidence == 0.0 and not panel.sources
+    assert panel.cost == 0.0  # not billed: it will be researched again
 
 
 def test_a_search_answering_with_no_hits_is_normal_research(tmp_path: Path, server: FakeServer) -> None:

@@ -38,6 +38,8 @@ __all__ = [
     "DEFAULT_BUDGETS",
     "DEFAULT_LLM_TIMEOUT_S",
     "METHOD_MODULES",
+    "PAGE_COST",
+    "SEARCH_COST",
     "Budget",
     "BudgetLimit",
     "BudgetMeter",
@@ -48,6 +50,7 @@ __all__ = [
     "ResearchServices",
     "default_budget",
     "method_for",
+    "research_cost",
     "run_method",
 ]
 
@@ -193,6 +196,11 @@ class BudgetMeter:
             "budget_limit": self.limit_hit.value if self.limit_hit is not None else None,
         }
 
+
+SEARCH_COST: Final = 1.0
+"""Research cost units of one search (one query to one provider): what a panel is billed per search."""
+PAGE_COST: Final = 0.2
+"""Research cost units of one page read."""
 
 DEFAULT_LLM_TIMEOUT_S: Final = 60.0
 
@@ -353,4 +361,14 @@ def run_method(
     explanation = panel.explanation
     if meter.limit_hit is not None and panel.verdict is not Verdict.PENDING:
         explanation = f"{explanation} {BUDGET_LIMIT_NOTES[meter.limit_hit]}".strip()
-    return panel.model_copy(update={"research_mode": mode, "trace": trace, "explanation": explanation})
+    # Research that could not run (every search failed) is retried later and not billed for now.
+    cost = panel.cost + (research_cost(meter) if panel.verdict is not Verdict.PENDING else 0.0)
+    return panel.model_copy(
+        update={"research_mode": mode, "trace": trace, "explanation": explanation, "cost": cost}
+    )
+
+
+def research_cost(meter: BudgetMeter) -> float:
+    """The research cost units a meter's spending comes to (what a panel bills on top of any cost its
+    method already put on it, such as LLM calls)."""
+    return round(meter.searches * SEARCH_COST + meter.pages * PAGE_COST, 4)
