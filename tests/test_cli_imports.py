@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer
@@ -16,14 +18,17 @@ from icarus.cli import COMMANDS, LazyCommand, app
 # What a command line that only parses its arguments must not load: the API, the job queue, the ONNX
 # runtime (judges, OCR) and OpenCV.
 HEAVY = ("fastapi", "huey", "onnxruntime", "cv2")
+ROOT = Path(__file__).parents[1]
 
 
-def _loaded_after(code: str) -> list[str]:
-    """Top-level modules of ``HEAVY`` that running ``code`` in a fresh interpreter loads."""
+def _loaded_after(code: str, heavy: tuple[str, ...] = HEAVY, env: dict[str, str] | None = None) -> list[str]:
+    """Top-level modules of ``heavy`` that running ``code`` in a fresh interpreter loads."""
     probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))"
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT, env=env
+    )
     loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
-    return sorted(loaded & set(HEAVY))
+    return sorted(loaded & set(heavy))
 
 
 def test_importing_the_cli_loads_no_heavy_module() -> None:
@@ -42,6 +47,21 @@ def test_scoring_a_ledger_loads_no_heavy_module() -> None:
         "except SystemExit:\n    pass"
     )
     assert _loaded_after(code) == []
+
+
+def test_checking_a_sentence_loads_no_service_ocr_or_llm_client(tmp_path: Path) -> None:
+    env = {**os.environ, "ICARUS_DATA_DIR": str(tmp_path)}
+    corpus = sorted(str(p) for p in (ROOT / "examples" / "sample-corpus").glob("*.html"))
+    subprocess.run(
+        [sys.executable, "-m", "icarus.cli", "corpus", "add", *corpus], check=True, env=env, cwd=ROOT
+    )
+    code = (
+        "from icarus.cli import app\n"
+        "try:\n    app(['check', 'Container traffic at Halden harbor fell 12% in October.', '--json'])\n"
+        "except SystemExit as stop:\n    assert not stop.code, stop.code"
+    )
+    # the offline judge runs on the ONNX runtime, so it may load that one
+    assert _loaded_after(code, ("fastapi", "huey", "cv2", "openai"), env) == []
 
 
 def test_help_lists_every_command() -> None:
