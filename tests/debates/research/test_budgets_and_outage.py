@@ -138,6 +138,14 @@ def test_a_missing_local_corpus_is_an_outage_for_local(tmp_path: Path) -> None:
     assert panel.research_delay_reason is ResearchDelay.SEARCH_UNAVAILABLE
 
 
+def test_no_local_corpus_at_all_is_an_outage_for_local(tmp_path: Path) -> None:
+    services = sample_services(tmp_path)
+    services.local_provider = None
+    panel = run_method(ResearchMode.LOCAL, CLAIM, services)
+    assert panel.verdict is Verdict.PENDING
+    assert panel.research_delay_reason is ResearchDelay.SEARCH_UNAVAILABLE
+
+
 def test_a_provider_that_raises_counts_as_failed(tmp_path: Path) -> None:
     class Broken:
         name = "broken"

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from icarus.debates.model import Panel, ResearchMode
 from icarus.debates.research.base import BudgetMeter, ClaimToResearch, ResearchServices
-from icarus.debates.research.gather import investigate, panel_from
+from icarus.debates.research.gather import investigate, panel_from, pending_panel
 
 __all__ = ["research"]
 
 
 def research(claim: ClaimToResearch, services: ResearchServices, meter: BudgetMeter) -> Panel:
     local = services.only_local()
+    if not local.providers:  # no corpus configured: its only search cannot run
+        return pending_panel(ResearchMode.LOCAL, [])
     meter.can_go_deeper(0)
     findings = investigate(claim.text, claim, local, meter)
     panel = panel_from(findings, claim, local, ResearchMode.LOCAL)
