@@ -9,7 +9,7 @@ from icarus.capture import capture_text
 from icarus.fetching import SafeFetcher, SnapshotStore
 from icarus.judges import create_judge
 from icarus.ledger import EvidenceRole
-from icarus.pipeline.check import CheckServices, run_check
+from icarus.pipeline.check import CheckServices, refused_link_note, run_check
 from icarus.reputation import load_registry
 from icarus.research import LocalCorpus, LocalCorpusProvider
 from icarus.scoring.icarus.config import load_policy
@@ -65,8 +65,20 @@ def test_a_cited_link_to_a_private_address_is_refused_and_noted(tmp_path: Path) 
     post = "The budget doubled, see http://169.254.169.254/latest/meta-data/"
     with SafeFetcher() as fetcher:
         output = run_check(capture_text(post, NOW), services(tmp_path, fetcher), NOW)
-    assert len(output.link_notes) == 1 and "169.254.169.254" in output.link_notes[0]
+    assert output.link_notes == [refused_link_note(1, 1)]
+    assert "refused" in output.link_notes[0] and "169.254" not in output.link_notes[0]  # nothing echoed
     assert not [i for i in output.ledger.evidence if i.role is EvidenceRole.CITED_BY_SUBJECT]
+
+
+def test_a_cited_host_that_resolves_to_a_private_address_is_refused_without_echoing_it(
+    tmp_path: Path,
+) -> None:
+    post = "Turnout fell by half, see http://intranet.example.test/report and http://localhost:8080/x"
+    with SafeFetcher() as fetcher:
+        output = run_check(capture_text(post, NOW), services(tmp_path, fetcher), NOW)
+    refused = [note for note in output.link_notes if "refused" in note]
+    assert refused and refused[-1] == refused_link_note(2, 2)
+    assert not any("localhost" in note or "127.0.0.1" in note for note in output.link_notes)
 
 
 def test_H24_an_archived_copy_stands_in_for_a_cited_page_that_is_gone(

@@ -124,6 +124,7 @@ def test_diagnostics_show_each_workers_last_heartbeat(
     with TestClient(app) as client:
         answer = client.get("/v1/admin/diagnostics", headers={"Authorization": f"Bearer {secret}"})
     assert answer.status_code == 200
+    assert answer.json()["judge"] == settings.offline_judge and answer.json()["policy"] == settings.policy
     workers = {w["name"]: w for w in answer.json()["workers"]}
     assert list(workers) == ["host:3:cccccc", "host:1:aaaaaa", "host:2:bbbbbb"]  # latest heartbeat first
     assert workers["host:3:cccccc"]["alive"] and workers["host:3:cccccc"]["seconds_since_heartbeat"] == 0

@@ -183,7 +183,7 @@ def _mount_pages(app: FastAPI, runner: JobRunner) -> None:
         return None if removal is None else f"the post was {removal.reason}"
 
     def recent_row(check_id: str) -> RecentCheck:
-        request = service.request(check_id)
+        request = service.status(check_id)  # also a check `icarus check` recorded
         try:
             latest = store.latest(check_id)
         except NotFound:

@@ -32,6 +32,7 @@ from icarus.api.sse import EventStream
 from icarus.jobs.inputs import CaptureFailed, CheckInput
 from icarus.jobs.runner import JobRunner
 from icarus.jobs.sweep import DeletionSweep, PostStatus
+from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE
 from icarus.ledger import SubjectKind
 from icarus.reports.claimreview import claim_reviews
 from icarus.reports.redaction import redact_ledger, redact_result
@@ -94,7 +95,7 @@ def build_router(
 
     def request_or_404(check_id: str) -> RequestInfo:
         try:
-            return service.request(check_id)
+            return service.status(check_id)
         except NotFound as exc:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
 
@@ -390,6 +391,8 @@ def build_router(
             review_queue=str(settings.resolved_review_queue_path),
             review_pending=_review_pending(settings),
             workers=[_worker(info, runner.clock(), settings.job_heartbeat_s) for info in workers.recent()],
+            policy=settings.policy,
+            judge=_configured_judge(settings),
         )
 
     @router.post("/admin/removals", include_in_schema=False, status_code=status.HTTP_201_CREATED)
@@ -418,6 +421,13 @@ def _worker(info: WorkerInfo, now: datetime, heartbeat_s: float) -> WorkerOut:
         jobs_held=info.jobs_held,
         stopped_at=info.stopped_at,
     )
+
+
+def _configured_judge(settings: Settings) -> str:
+    """The judge the worker's checks use, named without loading it (what ``judge_from_settings`` picks)."""
+    if settings.llm_base_url and settings.llm_model:
+        return f"{OPENAI_COMPATIBLE_JUDGE} ({settings.llm_model})"
+    return settings.offline_judge
 
 
 def _review_pending(settings: Settings) -> int | None:

@@ -177,6 +177,10 @@ class Diagnostics(BaseModel):
     review_pending: int | None = Field(
         default=None, description="Items in the review queue waiting for a person; null if unreadable."
     )
+    policy: str = Field(
+        default="", description="ICARUS_POLICY: the policy a check without one is scored under."
+    )
+    judge: str = Field(default="", description="The judge checks use (ICARUS_LLM_* or ICARUS_OFFLINE_JUDGE).")
     workers: list[WorkerOut] = Field(
         default_factory=list, description="Worker processes, most recent heartbeat first."
     )

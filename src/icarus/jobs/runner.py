@@ -306,6 +306,8 @@ class JobRunner:
             self.service.add_event(check_id, "progress", {"message": message, "run": run_key}, self._now())
 
         output = run_check(subject, services, now, progress=progress)
+        for note in output.link_notes:  # cited links not read, and why (a refused one without its address)
+            progress(note)
         if search_unavailable(note.status for note in output.provider_notes):
             held = self._search_unavailable(job, request.state, now)
             if held is not None:

@@ -18,6 +18,7 @@ from icarus.capture.ocr import OcrEngine, OcrEngineError, attach_image_text, rea
 from icarus.claims import extract_claims
 from icarus.fetching import (
     ArchiveSource,
+    BlockedURL,
     Capture,
     ExtractedPage,
     ExtractionError,
@@ -265,11 +266,14 @@ def _cited_material(
     if services.fetcher is None:
         notes.extend(f"{link.url}: not fetched (no network configured)" for link in subject.cited_links)
         return items
-    for link in subject.cited_links:
+    for position, link in enumerate(subject.cited_links, start=1):
         try:
             captured, page = fetch_page(
                 link.url, services.fetcher, services.snapshots, archive=services.archive, budget=budget
             )
+        except BlockedURL:
+            notes.append(refused_link_note(position, len(subject.cited_links)))
+            continue
         except (FetchError, ExtractionError) as exc:
             notes.append(f"{link.url}: {exc}")
             continue
@@ -294,6 +298,16 @@ def _cited_material(
             )
         )
     return items
+
+
+def refused_link_note(position: int, count: int) -> str:
+    """What a check says about a cited link the fetch guard refused. It names the link by its place in
+    the post only: neither the address nor what the guard found when it looked (a private address a name
+    resolved to) is repeated, so the note cannot be used to probe the network the check runs in."""
+    return (
+        f"cited link {position} of {count} not read: the fetch guard refused it "
+        "(only public http(s) addresses are fetched)"
+    )
 
 
 def _with_self_evidence(claim: Claim, cited: list[EvidenceItem]) -> Claim:

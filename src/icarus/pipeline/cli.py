@@ -131,6 +131,8 @@ def run_check_command(
         )
     if outcome.version is not None:
         console.print(f"recorded as {outcome.version.url_path}", highlight=False)
+    for note in outcome.link_notes:
+        console.print(escape(note), soft_wrap=True, highlight=False)
     skipped = {n.provider: n.detail for n in outcome.provider_notes if n.status != "ok"}
     for provider, detail in sorted(skipped.items()):
         console.print(f"provider {provider} not run: {escape(detail)}", highlight=False)

@@ -16,11 +16,14 @@ from sqlalchemy import and_, delete, func, or_, select, text, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from icarus.ledger.subject import SubjectKind
 from icarus.store.repository import NotFound, Store
 from icarus.store.tables import (
+    Check,
     CheckEvent,
     CheckRequest,
     CheckRun,
+    CheckStatus,
     Job,
     JobState,
     Removal,
@@ -157,6 +160,37 @@ class ServiceStore:
             if row is None:
                 raise NotFound(f"no check {check_id!r}")
             return _request_info(row)
+
+    def status(self, check_id: str) -> RequestInfo:
+        """Where a check stands, whichever door it came in by: the service's request, or else (a check
+        ``icarus check`` recorded straight into the store) its ``checks`` row, seen as a request: recorded
+        once it has a version, else pending. NotFound when neither exists."""
+        try:
+            return self.request(check_id)
+        except NotFound:
+            pass
+        with self.store.reading() as session:
+            found = session.execute(
+                select(Check, SubjectRecord)
+                .join(SubjectRecord, SubjectRecord.id == Check.subject_pk)
+                .where(Check.id == check_id)
+            ).first()
+            if found is None:
+                raise NotFound(f"no check {check_id!r}") from None
+            check, subject = found
+            recorded = check.status == CheckStatus.RECORDED
+            return RequestInfo(
+                check_id=check.id,
+                input_kind=subject.kind,
+                input={},
+                policy=None,
+                post_id=subject.subject_id if subject.kind == SubjectKind.X_POST.value else None,
+                state=RequestState.RECORDED if recorded else RequestState.PENDING,
+                state_reason=None if recorded else "not_submitted_to_the_service",
+                detail=None,
+                submitted_at=check.created_at,
+                updated_at=check.created_at,
+            )
 
     def requests_for_post(self, post_id: str) -> list[RequestInfo]:
         """Every check of one X post, oldest first: reports are found by post, never by person."""
