@@ -9,6 +9,7 @@ the request returns.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -739,3 +740,18 @@ def test_the_page_cookie_signs_in_reads_and_needs_the_page_header_to_post(site: 
     assert (
         site.client.get(f"/v1/debates/{debate_id}").status_code == 401
     )  # the cookie, not the session, signed in
+
+
+def test_every_debate_endpoint_is_documented(site: Site) -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "debates.md").read_text(encoding="utf-8")
+    schema = site.client.get("/openapi.json").json()
+    debate_operations = [
+        (method.upper(), path.removeprefix("/v1"))
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if "debates" in operation.get("tags", [])
+    ]
+    assert len(debate_operations) >= 20
+    for method, named in debate_operations:
+        path = re.sub(r"\{[a-z_]+\}", "{id}", named)  # the docs write every id as {id}
+        assert re.search(rf"\| `{method}` \| `{re.escape(path)}(\?[^`]*)?` \|", docs), f"{method} {path}"
