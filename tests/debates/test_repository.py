@@ -155,3 +155,10 @@ def test_a_replaced_claim_verdict_joins_the_history_and_an_unchanged_one_writes_
         row = session.get(ClaimVerdictRecord, claim_id)
         assert row is not None
         assert [h["claim_verdict"]["verdict"] for h in json.loads(row.history_json)] == ["true"]
+
+
+def test_a_nul_in_a_segment_is_stored_as_a_replacement_character(store: Store, clock: FakeClock) -> None:
+    debate_id = _debate(store, clock)
+    store.transaction(lambda s: repo.add_segments(s, debate_id, [segment("a", "fell\x00 5 percent")], clock.now))
+    with store.reading() as session:
+        assert repo.segments(session, debate_id)[0].text == "fell\ufffd 5 percent"

@@ -244,7 +244,7 @@ class DebatePanelRecord(Base):
     research_delay_reason: Mapped[str | None] = mapped_column(String(32))
     verdict: Mapped[str | None] = mapped_column(String(32))
     panel_json: Mapped[str | None] = mapped_column(Text)
-    fingerprint: Mapped[str | None] = mapped_column(String(80))
+    fingerprint: Mapped[str | None] = mapped_column(Text)
     corrected_verdict: Mapped[str | None] = mapped_column(String(32))
     cost: Mapped[float] = mapped_column(Float)
     billed_token_id: Mapped[int | None] = mapped_column(Integer)

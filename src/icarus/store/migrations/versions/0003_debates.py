@@ -138,7 +138,7 @@ def upgrade() -> None:
         sa.Column("research_delay_reason", sa.String(32), nullable=True),
         sa.Column("verdict", sa.String(32), nullable=True),
         sa.Column("panel_json", sa.Text(), nullable=True),
-        sa.Column("fingerprint", sa.String(80), nullable=True),
+        sa.Column("fingerprint", sa.Text(), nullable=True),
         sa.Column("corrected_verdict", sa.String(32), nullable=True),
         sa.Column("cost", sa.Float(), nullable=False),
         sa.Column("billed_token_id", sa.Integer(), nullable=True),
