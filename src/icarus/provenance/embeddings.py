@@ -80,6 +80,9 @@ Embedder = Callable[[list[str]], Matrix]
 """Texts to one unit-length row each."""
 
 _SCORE_PLACES = Decimal("0.0001")
+# A retelling follows its original's lead: the first characters say which story a text tells, and
+# reading only them keeps the cost per text bounded.
+_EMBED_CHARS = 1500
 _QUOTE_MAX_CHARS = 600  # a "quotation" longer than this is an unbalanced mark, not a quote
 _QUOTED = re.compile(rf"“([^”]{{1,{_QUOTE_MAX_CHARS}}})”|\"([^\"]{{1,{_QUOTE_MAX_CHARS}}})\"")
 _WORDS = re.compile(r"[^\W_]+")
@@ -87,14 +90,34 @@ _VOCABULARY_MIN_CHARS = 4
 
 
 def packaged_embedder() -> Embedder:
-    """The WordLlama model the judges use, from the installed package (never a download)."""
+    """The WordLlama model the judges use, from the installed package (never a download): each text's
+    first ``_EMBED_CHARS`` characters, token vectors mean-pooled to unit length."""
     # Imported here: the judges' runtime is loaded only when some pair needs an embedding.
     from icarus.judges.features import load_wordllama
 
     model = load_wordllama()
+    table = np.asarray(model.embedding, dtype=np.float32)
+    tokenizer = model.tokenizer
 
     def embed(texts: list[str]) -> Matrix:
-        return np.asarray(model.embed(texts, norm=True), dtype=np.float32)
+        from scipy.sparse import csr_matrix  # token counts per text: pooling without a padded array
+
+        encoded = tokenizer.encode_batch(
+            [text[:_EMBED_CHARS] for text in texts], is_pretokenized=False, add_special_tokens=False
+        )
+        ids = [
+            np.asarray(enc.ids, dtype=np.int64)[np.asarray(enc.attention_mask, dtype=bool)] for enc in encoded
+        ]
+        counts = np.array([len(row) for row in ids], dtype=np.int64)
+        flat = np.clip(np.concatenate([*ids, np.zeros(0, dtype=np.int64)]), 0, len(table) - 1)
+        indptr = np.concatenate(([0], np.cumsum(counts)))
+        tokens = csr_matrix(
+            (np.ones(len(flat), dtype=np.float32), flat, indptr), shape=(len(texts), len(table))
+        )
+        vectors = np.asarray(tokens @ table, dtype=np.float32) / np.maximum(counts, 1)[:, None]
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        unit: Matrix = vectors / np.maximum(norms, 1e-8)
+        return unit
 
     return embed
 
@@ -125,6 +148,15 @@ class _Facts:
         self._quotes: dict[int, frozenset[tuple[str, ...]]] = {}
         self._long_enough: dict[int, bool] = {}
         self._vocabulary: dict[int, frozenset[str]] = {}
+        self._seconds = np.array(
+            [np.nan if item.published_at is None else item.published_at.timestamp() for item in evidence]
+        )
+
+    def in_window(self, i: int, candidates: npt.NDArray[np.int64]) -> list[int]:
+        """The candidates published within ``REWRITE_WINDOW`` of ``i`` (none when either is undated)."""
+        gap = np.abs(self._seconds[candidates] - self._seconds[i])  # NaN, so never within, when undated
+        within: list[int] = candidates[gap <= REWRITE_WINDOW.total_seconds()].tolist()
+        return within
 
     def long_enough(self, i: int) -> bool:
         known = self._long_enough.get(i)
@@ -146,9 +178,7 @@ class _Facts:
         return known
 
     def metadata_agrees(self, i: int, t: int) -> bool:
-        left, right = self.evidence[i].published_at, self.evidence[t].published_at
-        if left is None or right is None or abs(left - right) > REWRITE_WINDOW:
-            return False
+        """Every gate but the time window (``in_window``) and the embedding."""
         if not (self.long_enough(i) and self.long_enough(t)):
             return False
         quotes_i, quotes_t = self.quotes(i), self.quotes(t)
@@ -207,9 +237,11 @@ def rewrite_pairs(
     # (member, candidate originals) per group of rewrites, after every gate but the embedding.
     requests: list[tuple[int, list[int]]] = []
     for group in sorted(credits):
-        candidates = _sole_credit(credits[group], index, group_of, group)
+        candidates = np.array(_sole_credit(credits[group], index, group_of, group), dtype=np.int64)
+        if not len(candidates):
+            continue
         for i in members_of[group]:
-            passing = [t for t in candidates if facts.metadata_agrees(i, t)]
+            passing = [t for t in facts.in_window(i, candidates) if facts.metadata_agrees(i, t)]
             if passing:
                 requests.append((i, passing))
     if not requests:
