@@ -74,6 +74,17 @@ def test_a_rejected_llm_split_falls_back_to_the_rules(tmp_path: Path, fake_llm: 
     assert trace["llm_calls"] and trace["llm_calls"][0]["outcome"] != "accepted"
 
 
+def test_a_part_with_a_figure_the_claim_does_not_state_is_rejected(
+    tmp_path: Path, fake_llm: FakeServer
+) -> None:
+    fake_llm.reply_json({"parts": ["Container traffic at Halden harbor fell 12% in October"]})
+    services = sample_services(tmp_path)
+    services.llm = LlmConfig(fake_llm.base_url, "tiny", timeout_s=5)
+    parts, trace = decompose(ClaimToResearch(WRONG_FIGURE, NOW), services)
+    assert trace["split"] == "rules" and [p.kind for p in parts] == ["figure", "fact"]
+    assert "12" in trace["llm_calls"][0]["detail"]
+
+
 def test_an_unreachable_llm_falls_back_to_the_rules(tmp_path: Path) -> None:
     services = sample_services(tmp_path)
     services.llm = LlmConfig("http://127.0.0.1:9/v1", "tiny", timeout_s=2)

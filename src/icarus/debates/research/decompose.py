@@ -129,9 +129,15 @@ def llm_split(claim: ClaimToResearch, services: ResearchServices) -> tuple[list[
     if client is None:
         return None, []
 
+    stated = _numbers(claim.text)
+
     def check(answer: _Decomposition) -> str | None:
         if not answer.parts or len(answer.parts) > MAX_PARTS:
             return f"expected 1 to {MAX_PARTS} parts, got {len(answer.parts)}"
+        for part in answer.parts:
+            added = _numbers(part) - stated
+            if added:  # a part may only restate the claim's own figures and dates
+                return f"a part states numbers the claim does not: {', '.join(sorted(added))}"
         return None
 
     answer = client.ask(LLMRole.WRITER, _DECOMPOSE_TASK, f"Claim: {claim.text}", _Decomposition, check=check)
@@ -139,6 +145,10 @@ def llm_split(claim: ClaimToResearch, services: ResearchServices) -> tuple[list[
     if answer is None:
         return None, trace
     return [Part(" ".join(p.split()), "llm") for p in answer.parts if p.strip()], trace
+
+
+def _numbers(text: str) -> set[str]:
+    return {token.text for token in tx.tokens(text) if token.text[0].isdigit()}
 
 
 def decompose(claim: ClaimToResearch, services: ResearchServices) -> tuple[list[Part], dict[str, Any]]:
