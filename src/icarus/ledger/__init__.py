@@ -1,10 +1,13 @@
 """The evidence-ledger vocabulary (pydantic v2). Everything a score is computed from lives here."""
 
+from icarus.ledger.assistance import AssistOutcome, AssistStep, ModelStep, PlannedSearch, QueryPlan
 from icarus.ledger.base import Span
 from icarus.ledger.claims import (
+    DISPOSITION_NOT_ASSESSED,
     Claim,
     ClaimType,
     Disposition,
+    Implication,
     MisrepresentationKind,
     NotAssessedReason,
     SelfEvidenceFinding,
@@ -79,8 +82,11 @@ from icarus.ledger.subject import (
 )
 
 __all__ = [
+    "DISPOSITION_NOT_ASSESSED",
     "LEDGER_SCHEMA_VERSION",
     "Access",
+    "AssistOutcome",
+    "AssistStep",
     "Attribution",
     "AttributionOrigin",
     "Authenticity",
@@ -105,6 +111,7 @@ __all__ = [
     "FieldName",
     "Figure",
     "ImageMatch",
+    "Implication",
     "JudgeProvenance",
     "Ledger",
     "LedgerClaim",
@@ -117,12 +124,15 @@ __all__ = [
     "LookupResult",
     "LookupStatus",
     "MisrepresentationKind",
+    "ModelStep",
     "NotAssessedReason",
     "NotEvaluableReason",
     "ObservationKind",
     "OcrToken",
+    "PlannedSearch",
     "PriorRun",
     "PublishedLabel",
+    "QueryPlan",
     "Relevance",
     "ReputationMethod",
     "ReputationRecord",

@@ -56,11 +56,52 @@ class ClaimType(StrEnum):
 
 
 class NotAssessedReason(StrEnum):
-    """Why a claim that was found is listed as not assessed instead of being scored."""
+    """Why a claim that was found is listed as not assessed instead of being scored.
 
+    - ``opinion``, ``prediction``, ``satire``, ``joke``, ``personal_advice``, ``private_individual``: the
+      claim's disposition (G0 gives none of these a factual verdict); ``implied_needs_intent``: an implied
+      claim that fails the necessity test (it would need a guess at what the author meant).
+    - ``scope``: outside what the check covers whatever the wording: a subject not in English, or words
+      spoken in a video or audio. Ledgers written before the dispositions had reasons of their own use it
+      for those too.
+    - ``relevance``: too little to check (checkworthiness below the threshold).
+    - ``budget``: checkable, but beyond the number of claims one check researches.
+    """
+
+    OPINION = "opinion"
+    PREDICTION = "prediction"
+    SATIRE = "satire"
+    JOKE = "joke"
+    PERSONAL_ADVICE = "personal_advice"
+    PRIVATE_INDIVIDUAL = "private_individual"
+    IMPLIED_NEEDS_INTENT = "implied_needs_intent"
     RELEVANCE = "relevance"
     SCOPE = "scope"
     BUDGET = "budget"
+
+
+DISPOSITION_NOT_ASSESSED: dict[Disposition, NotAssessedReason] = {
+    Disposition.OPINION: NotAssessedReason.OPINION,
+    Disposition.PREDICTION: NotAssessedReason.PREDICTION,
+    Disposition.SATIRE: NotAssessedReason.SATIRE,
+    Disposition.JOKE: NotAssessedReason.JOKE,
+    Disposition.PERSONAL_ADVICE: NotAssessedReason.PERSONAL_ADVICE,
+    Disposition.PRIVATE_INDIVIDUAL: NotAssessedReason.PRIVATE_INDIVIDUAL,
+    Disposition.IMPLIED_NEEDS_INTENT: NotAssessedReason.IMPLIED_NEEDS_INTENT,
+}
+"""The not-assessed reason each ineligible disposition is listed with."""
+
+
+class Implication(LedgerModel):
+    """What an implied claim asserts. The claim's ``span`` and ``text`` are the author's words it is implied
+    by (verbatim, as for every claim); ``statement`` is what is checked, and is never shown as the author's
+    words. It is checked only when it passed the necessity test (docs/checking.md, "Implied claims")."""
+
+    statement: str = Field(description="The implied claim, in the checker's words: searched and judged.")
+    necessity: str = Field(
+        description="Why the implication is necessary: which part of the test it passed, in plain words."
+    )
+    proposed_by: str = Field(description="Who stated it: model:<name> or rule:<name>.")
 
 
 class MisrepresentationKind(StrEnum):
@@ -146,6 +187,10 @@ class Claim(LedgerModel):
     self_evidence: list[SelfEvidenceFinding] = Field(
         default_factory=list,
         description="Proposed misstatements of material the subject cites; verified ones fire rule 1 (H20).",
+    )
+    implication: Implication | None = Field(
+        default=None,
+        description="Set on an implied claim: text is the words it is implied by, the statement is checked.",
     )
     ledger_claim: LedgerClaim | None = Field(
         default=None,

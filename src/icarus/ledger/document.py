@@ -10,6 +10,7 @@ from typing import Any, Final, Literal
 from pydantic import Field, ValidationError, model_validator
 
 from icarus.jsonlines import json_error_reason
+from icarus.ledger.assistance import ModelStep, QueryPlan
 from icarus.ledger.base import LedgerModel, UtcDatetime
 from icarus.ledger.claims import Claim
 from icarus.ledger.evidence import EvidenceItem
@@ -85,6 +86,14 @@ class Ledger(LedgerModel):
     )
     history: CheckHistory = Field(
         default_factory=CheckHistory, description="Earlier runs of the same check (G6)."
+    )
+    query_plans: list[QueryPlan] = Field(
+        default_factory=list,
+        description="The validated searches that ran for each claim; no rule reads them.",
+    )
+    model_steps: list[ModelStep] = Field(
+        default_factory=list,
+        description="Each model-assisted step of the check and what validation made of it; no rule reads them.",
     )
 
     @model_validator(mode="after")

@@ -21,8 +21,9 @@ from pydantic import AfterValidator, AwareDatetime
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticUndefined
 
+from icarus.ledger.assistance import ModelStep, PlannedSearch, QueryPlan
 from icarus.ledger.base import LedgerModel, Span, _to_utc
-from icarus.ledger.claims import Claim, SelfEvidenceFinding
+from icarus.ledger.claims import Claim, Implication, SelfEvidenceFinding
 from icarus.ledger.document import CheckHistory, ExplanationDraft, Ledger, PriorRun, PublishedLabel
 from icarus.ledger.evidence import (
     Attribution,
@@ -61,6 +62,7 @@ MODEL_ORDER: tuple[type[LedgerModel], ...] = (
     Span,
     Figure,
     SelfEvidenceFinding,
+    Implication,
     LedgerClaim,
     ReviewCheck,
     EvidenceItem,
@@ -81,6 +83,9 @@ MODEL_ORDER: tuple[type[LedgerModel], ...] = (
     ExplanationDraft,
     CheckHistory,
     PriorRun,
+    QueryPlan,
+    PlannedSearch,
+    ModelStep,
 )
 """Reading order of the reference: the document first, then each part roughly where it is first met."""
 
