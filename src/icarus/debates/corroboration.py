@@ -74,7 +74,8 @@ class LoadBearing:
 
     def _same(self, quantity: tx.Quantity) -> bool:
         assert self.value is not None
-        units_agree = quantity.unit == self.unit or not quantity.unit or not self.unit
+        # A bare number ("13:20", "page 20") does not state "20%": a unit the claim gives must be there.
+        units_agree = quantity.unit == self.unit or not self.unit
         return units_agree and tx.same_value(abs(quantity.value), abs(self.value))
 
 

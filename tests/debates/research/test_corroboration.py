@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from icarus.debates.corroboration import SINGLE_SOURCE_CONFIDENCE_CAP
+from icarus.debates.corroboration import SINGLE_SOURCE_CONFIDENCE_CAP, LoadBearing
 from icarus.debates.model import ResearchMode, Verdict
 from icarus.debates.research import ClaimToResearch, run_method
 from tests.debates.research.corpora import NEWS, NOW, OFFICIAL, WIRE, Page, records, services_for, write_pages
@@ -185,3 +185,11 @@ def test_differing_values_are_listed_as_figures_found(tmp_path: Path) -> None:
     assert "8.1% (otherpaper.example)" in panel.explanation
     assert panel.corroboration is not None
     assert [entry.domain for entry in panel.corroboration.contradicting] == ["otherpaper.example"]
+
+
+def test_a_bare_number_does_not_state_a_percentage() -> None:
+    element = LoadBearing.of("Traffic fell 20% in October")
+    assert element.element == "20%"
+    assert not element.stated_in("Published 2026-11-14 at 13:20, traffic fell sharply.")
+    assert element.stated_in("Traffic fell 20 percent in October.")
+    assert element.other_value_in("Traffic fell 12% in October.") == "12%"
