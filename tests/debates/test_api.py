@@ -29,7 +29,7 @@ from icarus.jobs.runner import JobRunner
 from icarus.settings import Settings
 from icarus.store import Store
 from icarus.store.tokens import Role, TokenStore
-from tests.debates.store_fixtures import FakeClock, ScriptedResearch, make_service, sourced
+from tests.debates.store_fixtures import FakeClock, ScriptedResearch, make_service, outage, sourced
 
 TWO_STEP, DECOMPOSE, LOCAL = ResearchMode.TWO_STEP, ResearchMode.DECOMPOSE, ResearchMode.LOCAL
 DIAGNOSTICS = {"wikidata_qid": "Q42", "matched_rule": "self-scoped official page"}
@@ -755,3 +755,41 @@ def test_every_debate_endpoint_is_documented(site: Site) -> None:
     for method, named in debate_operations:
         path = re.sub(r"\{[a-z_]+\}", "{id}", named)  # the docs write every id as {id}
         assert re.search(rf"\| `{method}` \| `{re.escape(path)}(\?[^`]*)?` \|", docs), f"{method} {path}"
+
+
+def test_a_search_outage_shows_as_a_pending_panel_in_results_recent_results_and_the_feed(site: Site) -> None:
+    site.research.answers[TWO_STEP] = lambda _c: outage(TWO_STEP)
+    headers = site.token()
+    debate_id = site.debate(headers)
+    claim_id = site.claim(headers, debate_id)
+    results = site.client.get(f"/v1/claims/{claim_id}/results?debate_id={debate_id}", headers=headers).json()
+    panel = results["panels"][0]
+    assert (panel["verdict"], panel["state"], panel["research_delay_reason"]) == (
+        "pending",
+        "pending",
+        "search_unavailable",
+    )
+    assert panel["next_attempt_at"] is not None and results["claim_verdict"] is None
+    recent = site.client.get(f"/v1/debates/{debate_id}/results", headers=headers).json()
+    assert recent["results"] == [results]
+    events = events_of(site.client.get(f"/v1/debates/{debate_id}/events?once=true", headers=headers).text)
+    delayed = [d for _i, k, d in events if k == "panel" and d["panel"]["research_delay_reason"]]
+    assert delayed and delayed[-1]["claim_verdict"] is None
+
+
+def test_recent_results_are_newest_first_and_bounded(site: Site) -> None:
+    headers = site.token()
+    debate_id = site.debate(headers)
+    first = site.claim(headers, debate_id, "Rents rose 4 percent.")
+    second = site.claim(headers, debate_id, "Wages rose 2 percent.")
+    path = f"/v1/debates/{debate_id}/results"
+    assert [r["claim_id"] for r in site.client.get(path, headers=headers).json()["results"]] == [
+        second,
+        first,
+    ]
+    assert [r["claim_id"] for r in site.client.get(f"{path}?limit=1", headers=headers).json()["results"]] == [
+        second
+    ]
+    assert site.client.get(f"{path}?limit=0", headers=headers).status_code == 422
+    assert site.client.get(f"{path}?limit=101", headers=headers).status_code == 422
+    assert site.client.get("/v1/debates/nope/results", headers=headers).status_code == 404

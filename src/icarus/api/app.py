@@ -51,7 +51,8 @@ def create_app(
     debates: DebateService | None = None,
 ) -> FastAPI:
     """The Icarus service. Without ``runner`` it opens the configured store; without ``enqueue`` it
-    queues jobs on the configured huey (SQLite file or Redis) for ``icarus worker`` to run."""
+    queues jobs on the configured huey (SQLite file or Redis) for ``icarus worker`` to run. Without
+    ``debates`` the debate endpoints and pages use a ``DebateService`` on the same store."""
     settings = settings or Settings()
     owns_store = runner is None  # a runner handed in belongs to the caller, store and all
     if runner is None:

@@ -10,7 +10,6 @@ Tokens are sent as ``Authorization: Bearer`` or ``X-Auth-Token``; the debate pag
 (No ``from __future__ import annotations``: FastAPI reads the route signatures, whose aliases are local.)
 """
 
-
 import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -43,6 +42,7 @@ from icarus.debates.schemas import (
     ModelWeightsIn,
     PanelFeedbackIn,
     PanelOut,
+    RecentResults,
     SegmentsAccepted,
     SegmentsIn,
     SpeakerMapIn,
@@ -77,6 +77,8 @@ DebateQuery = Annotated[
     str, Query(pattern=DEBATE_ID_PATTERN, description="The debate this claim occurrence belongs to.")
 ]
 
+RECENT_RESULTS_DEFAULT: Final = 20
+RECENT_RESULTS_MAX: Final = 100
 TRANSCRIPT_TYPES: Final = {
     "text/vtt": "vtt",
     "application/x-subrip": "srt",
@@ -387,6 +389,20 @@ def build_debate_router(service: DebateService, security: Security) -> APIRouter
         with _answering():
             claims = service.list_claims(caller, debate_id)
         return JSONResponse({"debate_id": debate_id, "claims": [summary_dict(c, caller) for c in claims]})
+
+    @router.get("/debates/{debate_id}/results", response_model=RecentResults, responses=_NOT_FOUND)
+    def recent_results(
+        debate_id: DebateId,
+        caller: Reader,
+        limit: Annotated[int, Query(ge=1, le=RECENT_RESULTS_MAX)] = RECENT_RESULTS_DEFAULT,
+    ) -> JSONResponse:
+        """The newest claims' results, newest first: each claim's one answer with every method's panel."""
+        with _answering():
+            newest = service.list_claims(caller, debate_id)[-limit:][::-1]
+            results = [service.claim_results(caller, c.claim_id, debate_id) for c in newest]
+        return JSONResponse(
+            {"debate_id": debate_id, "results": [claim_results_dict(r, caller) for r in results]}
+        )
 
     @router.post(
         "/claim",

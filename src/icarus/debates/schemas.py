@@ -27,6 +27,7 @@ from icarus.debates.model import (
 
 __all__ = [
     "ADMIN_ONLY_FIELDS",
+    "DEBATE_ID_PATTERN",
     "MAX_SEGMENTS_PER_BATCH",
     "MAX_SPEAKERS",
     "AnswerFeedbackIn",
@@ -46,6 +47,7 @@ __all__ = [
     "ModelWeightsIn",
     "PanelFeedbackIn",
     "PanelOut",
+    "RecentResults",
     "SegmentsAccepted",
     "SegmentsIn",
     "SpeakerMapIn",
@@ -299,6 +301,13 @@ class ClaimResultsOut(BaseModel):
     best: ClaimVerdictOut | None = Field(description="the same as claim_verdict")
     operator_winner_panel_id: int | None = None
     conflict: Literal[False] = False
+
+
+class RecentResults(BaseModel):
+    """``GET /v1/debates/{id}/results``: the newest claims' results, newest first."""
+
+    debate_id: str
+    results: list[ClaimResultsOut]
 
 
 class DebateOut(BaseModel):
