@@ -9,7 +9,6 @@ without importing anything (``tests/test_cli_imports.py`` checks each line again
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,14 +24,6 @@ class LazyCommand:
 
     target: str
     help: str
-    optional: bool = False  # listed only when its module is installed
-
-    @property
-    def module(self) -> str:
-        return self.target.partition(":")[0]
-
-    def available(self) -> bool:
-        return not self.optional or importlib.util.find_spec(self.module) is not None
 
     def load(self, name: str) -> _click.Command:
         module, _, attribute = self.target.partition(":")
@@ -98,8 +89,7 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "debate": LazyCommand(
         "icarus.debates.cli:app",
-        "Live debates: transcripts in, claims out, verdict panels per claim.",
-        optional=True,
+        "Live debates: create one, feed it a transcript, name its speakers, read its claims and answers.",
     ),
 }
 
@@ -111,12 +101,12 @@ class LazyGroup(TyperGroup):
     _listing = False  # true while the help page is written: a stub with the help line is enough then
 
     def list_commands(self, ctx: _click.Context) -> list[str]:
-        return [*super().list_commands(ctx), *(n for n, c in self.lazy.items() if c.available())]
+        return [*super().list_commands(ctx), *self.lazy]
 
     def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
         loaded = super().get_command(ctx, cmd_name)
         entry = self.lazy.get(cmd_name)
-        if loaded is not None or entry is None or not entry.available():
+        if loaded is not None or entry is None:
             return loaded
         if self._listing:
             return TyperCommand(cmd_name, help=entry.help)
