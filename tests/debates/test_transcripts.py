@@ -11,6 +11,8 @@ import pytest
 
 from icarus.debates.errors import DebateError
 from icarus.debates.transcripts import (
+    MAX_LINES,
+    MAX_NUMBER_RUN,
     MAX_SEGMENT_CHARS,
     MAX_SEGMENTS,
     MAX_TRANSCRIPT_BYTES,
@@ -338,3 +340,25 @@ def test_exactly_the_segment_cap_is_accepted() -> None:
     segments = parse_transcript(b"SPEAKER_1: x\n\n" * MAX_SEGMENTS)
     assert len(segments) == MAX_SEGMENTS
     assert "more than" in _error(b"SPEAKER_1: x\n\n" * (MAX_SEGMENTS + 1)).reason
+
+
+def test_exactly_the_line_cap_is_accepted_and_one_more_line_is_refused() -> None:
+    at_cap = b"SPEAKER_1: x\n" + b"y\n" * (MAX_LINES - 1)
+    assert at_cap.count(b"\n") == MAX_LINES
+    assert parse_transcript(at_cap[:-1])
+    error = _error(at_cap)
+    assert (error.line, "more than") == (MAX_LINES + 1, error.reason[:9])
+
+
+@pytest.mark.parametrize("fmt", ["srt", "vtt"])
+def test_a_line_of_digits_is_refused_before_the_caption_library_sees_it(fmt: str) -> None:
+    # The libraries' cue-number and timestamp patterns take quadratic time on such a line.
+    head, mark = (b"WEBVTT\n\n", b".") if fmt == "vtt" else (b"", b",")
+    cue = head + b"1\n00:00:01" + mark + b"000 --> 00:00:02" + mark + b"000\nHello.\n"
+    (segment,) = parse_transcript(cue + b"2" * MAX_NUMBER_RUN + b" people voted.\n", fmt)
+    assert segment.text.endswith(" people voted.")
+    started = time.perf_counter()
+    error = _error(cue + b"\f" + b"1" * 1_000_000, fmt)
+    assert error.line == (6 if fmt == "vtt" else 4)
+    assert "digits" in error.reason
+    assert time.perf_counter() - started < 1

@@ -29,6 +29,7 @@ from icarus.debates.errors import DebateError
 from icarus.debates.model import Segment
 
 __all__ = [
+    "MAX_LINES",
     "MAX_SEGMENTS",
     "MAX_SEGMENT_CHARS",
     "MAX_TRANSCRIPT_BYTES",
@@ -52,6 +53,13 @@ MAX_SEGMENT_CHARS: Final = 20_000
 
 MAX_LABEL_CHARS: Final = 60
 """Longest speaker label read from the start of a line; anything longer is taken as speech."""
+
+MAX_LINES: Final = 200_000
+"""Most lines a transcript may have: ten per cue at the segment cap, so a caption library is never handed
+millions of one-character lines to read."""
+
+MAX_NUMBER_RUN: Final = 32
+"""Most digits and separators a caption line may open with ("00:00:01,000" has twelve)."""
 
 _FORMAT_SNIFF_LINES: Final = 5
 """Non-blank lines read to tell SRT (a cue timing line among them) from plain text."""
@@ -210,9 +218,12 @@ def parse_transcript(data: bytes | str, fmt: TranscriptFormat | str | None = Non
         text = _checked_text(data)
     else:
         text = decode_transcript(data)
+    if text.count("\n") >= MAX_LINES:
+        raise TranscriptError(f"more than {MAX_LINES:,} lines in one transcript", MAX_LINES + 1)
     chosen = _format(fmt) if fmt is not None else detect_format(text)
     if chosen is not TranscriptFormat.TEXT:
         _refuse_too_many_cues(text)
+        _refuse_runaway_numbers(text)
     if chosen is TranscriptFormat.VTT:
         segments = _parse_vtt(text)
     elif chosen is TranscriptFormat.SRT:
@@ -233,6 +244,21 @@ def _refuse_too_many_cues(text: str) -> None:
             return
     line = text.count("\n", 0, position) + 1
     raise TranscriptError(f"more than {MAX_SEGMENTS:,} cues in one transcript", line)
+
+
+_RUNAWAY_NUMBER = re.compile(rf"^[^\S\n]*[\d.,:-]{{{MAX_NUMBER_RUN + 1}}}", re.MULTILINE)
+
+
+def _refuse_runaway_numbers(text: str) -> None:
+    """A line that opens with a long run of digits is neither a cue index nor a timing, and the caption
+    libraries' index and timestamp patterns take quadratic time to give up on one."""
+    found = _RUNAWAY_NUMBER.search(text)
+    if found:
+        line = text.count("\n", 0, found.start()) + 1
+        raise TranscriptError(
+            f"the line opens with more than {MAX_NUMBER_RUN} digits: neither a cue number nor a cue timing",
+            line,
+        )
 
 
 def _format(fmt: TranscriptFormat | str) -> TranscriptFormat:
@@ -283,6 +309,9 @@ class _SegmentBuilder:
     def add_cue(self, cue: _Cue) -> None:
         if cue.end_s < cue.start_s:
             raise TranscriptError("the cue ends before it starts", cue.line)
+        spoken = [text for _, text in cue.lines if text.strip()]
+        if sum(map(len, spoken)) + len(spoken) - 1 > MAX_SEGMENT_CHARS:
+            raise TranscriptError(f"cue text longer than {MAX_SEGMENT_CHARS:,} characters", cue.line)
         parts: list[tuple[str | None, list[str]]] = []
         for voice, raw in cue.lines:
             label, rest = split_speaker(raw) if voice is None else (voice, raw.strip())
