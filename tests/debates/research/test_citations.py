@@ -141,3 +141,13 @@ def test_recorded_web_search_results_are_researched_from_their_snippets(
     assert by_domain["haldenport.example"].published_at == datetime(2026, 11, 14, 9, 0, tzinfo=UTC)
     assert by_domain["shiptrack.example"].published_at is None  # the row has no date: none is invented
     assert panel.corroboration is not None and panel.corroboration.official_source
+
+
+def test_a_page_by_the_claims_own_speaker_is_its_own_statement(tmp_path: Path) -> None:
+    claim = ClaimToResearch(CLAIM.text, NOW, speaker="ShipTrack Analytics")
+    panel = run_method(ResearchMode.TWO_STEP, claim, sample_services(tmp_path))
+    by_domain = {c.domain: c for c in panel.sources}
+    assert by_domain["shiptrack.example"].primary_kind is PrimaryKind.OWN_STATEMENT
+    assert by_domain["shiptrack.example"].is_primary
+    assert by_domain["haldenport.example"].primary_kind is PrimaryKind.OFFICIAL_DATA  # official wins
+    assert not by_domain["northwire.example"].is_primary  # a relay stays a relay
