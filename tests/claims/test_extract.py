@@ -36,7 +36,7 @@ def test_seed_example_joke_plus_sourced_percent_claim() -> None:
     assert outcome.subject is not None
     found = extract_claims(outcome.subject, 5)
     assert by_text(found) == {
-        "My cat could run the treasury better lol": (Disposition.JOKE, NotAssessedReason.SCOPE),
+        "My cat could run the treasury better lol": (Disposition.JOKE, NotAssessedReason.JOKE),
         "the national debt rose 6% in 2025, to 2.1 trillion dollars, according to the Finance Office": (
             Disposition.CHECKABLE,
             None,
@@ -175,7 +175,8 @@ def test_max_claims_must_be_a_non_negative_integer() -> None:
 def test_dispositions(text: str, disposition: Disposition) -> None:
     [claim] = only(text).all
     assert claim.disposition is disposition
-    expected = None if disposition is Disposition.CHECKABLE else NotAssessedReason.SCOPE
+    # Not "scope": the listing names the disposition, so a reader learns which kind of words it was.
+    expected = None if disposition is Disposition.CHECKABLE else NotAssessedReason(disposition.value)
     assert claim.not_assessed is expected
 
 
@@ -184,7 +185,7 @@ def test_marker_only_sentence_colours_the_one_before() -> None:
         text_subject("Taxes went up 50% in Marrow this year. Lol. Rents fell 3% in 2025."), 5
     )
     assert by_text(found) == {
-        "Taxes went up 50% in Marrow this year": (Disposition.JOKE, NotAssessedReason.SCOPE),
+        "Taxes went up 50% in Marrow this year": (Disposition.JOKE, NotAssessedReason.JOKE),
         "Rents fell 3% in 2025": (Disposition.CHECKABLE, None),
     }
     found = extract_claims(text_subject("The moon landing was filmed in Marrow in 1969. 😂"), 5)
@@ -360,3 +361,32 @@ def test_only_the_first_field_of_a_name_is_read() -> None:
         (FieldName.POST_TEXT, "Wages in Marrow rose 4% in 2025."),
     )
     assert [c.text for c in extract_claims(subject, 5).all] == ["Rents in Marrow fell 3% in 2025"]
+
+
+def test_language_and_media_stay_scope() -> None:
+    foreign = text_subject("Unemployment in Marrow fell to 3.1% in January 2026.").model_copy(
+        update={"language": "de"}
+    )
+    [claim] = extract_claims(foreign, 5).all
+    assert claim.disposition is Disposition.CHECKABLE and claim.not_assessed is NotAssessedReason.SCOPE
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Congress voted to ban Mondays, says satirical site The Onion.",
+        "According to the satirical website The Onion, the moon landing was filmed in Ohio.",
+        "The Onion, a satirical newspaper, reported that Congress banned Mondays in 2024.",
+    ],
+)
+def test_a_claim_credited_to_a_satirical_source_is_about_the_satire(text: str) -> None:
+    # What the satire published is checkable (the satire's own piece is admissible, H6); it is read as a
+    # claim about what a source said, never as the event it describes.
+    [claim] = only(text).all
+    assert claim.disposition is Disposition.CHECKABLE and claim.not_assessed is None
+    assert claim.claim_type is ClaimType.QUOTE
+
+
+def test_satire_marked_by_the_author_is_not_assessed_as_satire() -> None:
+    [claim] = only("Congress voted to ban Mondays #satire").all
+    assert claim.not_assessed is NotAssessedReason.SATIRE

@@ -21,6 +21,7 @@ __all__ = [
     "checkworthiness",
     "claim_type",
     "clause_disposition",
+    "credits_satire",
     "event_date",
     "explicit_dates",
     "joke_marker",
@@ -248,6 +249,27 @@ def _blank_quotes(text: str) -> str:
         for index in range(start, end):
             chars[index] = " "
     return "".join(chars)
+
+
+# A clause that credits its words to a source it calls satirical ("…, says satirical site The Onion"): the
+# claim is about what the satire published, not about the event it describes (H6, G0).
+_SATIRE_SOURCE = re.compile(
+    r"\b(?:satirical|satire|parody|spoof)\s+(?:news\s+)?(?:site|website|outlet|newspaper|paper|"
+    r"publication|magazine|account|page|blog|show|column)s?\b|\bsatirists?\b",
+    _I,
+)
+
+
+_PUBLISHED = re.compile(
+    r"\b(?:reports?|reported|publishe[sd]|headlines?|ran\s+(?:a|the)\s+(?:story|piece))\b", _I
+)
+
+
+def credits_satire(clause: str) -> bool:
+    """The clause credits what it says to a source it calls satirical and reports it ("says", "according
+    to"): a claim about the satire itself, which G0 does not bar and for which the satire's own piece is
+    admissible evidence (H6)."""
+    return bool(_SATIRE_SOURCE.search(clause) and (_REPORTED.search(clause) or _PUBLISHED.search(clause)))
 
 
 def joke_marker(sentence: str) -> Disposition | None:

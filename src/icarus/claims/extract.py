@@ -10,23 +10,32 @@ Each candidate then gets:
 
 * a disposition: joke or satire markers anywhere in its sentence (or in a marker-only sentence right after
   it, "… lol."); otherwise personal advice, a private individual, opinion or prediction cues in the clause
-  itself. Implied claims are never generated, so ``implied_needs_intent`` is never set here;
+  itself. Implied claims are not generated here (``claims.implied`` states them), so
+  ``implied_needs_intent`` is never set here. A clause that credits its words to a source it calls
+  satirical ("…, says satirical site The Onion") is a claim about what the satire published: checkable,
+  of type ``quote`` (see ``cues.credits_satire``);
 * a checkworthiness score (``cues.CHECKWORTHINESS_FEATURES``), temporal scope, claim type, event date,
   figures and normalized search text.
 
 Selection, in this order:
 
-1. ``scope``: a disposition other than checkable (G0 gives those no verdict); text from a video or audio
-   subject's transcript; any claim of a subject whose language is known and not English.
+1. the disposition itself (``opinion``, ``prediction``, ``satire``, ``joke``, ``personal_advice``,
+   ``private_individual``) when it is not checkable: G0 gives those no verdict, and the reader is told
+   which; ``scope`` for text from a video or audio subject's transcript and for any claim of a subject
+   whose language is known and not English.
 2. ``relevance``: checkworthiness below ``RELEVANCE_THRESHOLD``.
 3. ``budget``: the rest are ranked by checkworthiness (ties by field preference, then position) and all
    but the first ``max_claims`` are not assessed.
 
 Claim ids are ``c1``, ``c2``, … in field-preference and text order, so they do not depend on the budget.
+
+``spans`` replaces the segmentation with proposed spans (``claims.proposals`` maps a model's quotes onto
+the fields): every other step is the same, so dispositions, selection and the verbatim slice stay code's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from icarus.claims.cues import (
@@ -34,6 +43,7 @@ from icarus.claims.cues import (
     checkworthiness,
     claim_type,
     clause_disposition,
+    credits_satire,
     event_date,
     joke_marker,
     marker_only,
@@ -43,10 +53,18 @@ from icarus.claims.cues import (
 from icarus.claims.figures import extract_figures
 from icarus.claims.segment import has_letter, quote_regions, split_clauses, split_sentences, trim_span
 from icarus.ledger.base import Span
-from icarus.ledger.claims import Claim, Disposition, NotAssessedReason
+from icarus.ledger.claims import DISPOSITION_NOT_ASSESSED, Claim, ClaimType, Disposition, NotAssessedReason
 from icarus.ledger.subject import CapturedField, FieldName, Subject
 
-__all__ = ["FIELD_PREFERENCE", "RELEVANCE_THRESHOLD", "UNDETERMINED_LANGUAGES", "ClaimSet", "extract_claims"]
+__all__ = [
+    "FIELD_PREFERENCE",
+    "RELEVANCE_THRESHOLD",
+    "UNDETERMINED_LANGUAGES",
+    "ClaimSet",
+    "ProposedSpan",
+    "claim_fields",
+    "extract_claims",
+]
 
 RELEVANCE_THRESHOLD = 40
 """Checkworthiness points (0–100) below which a claim is listed as not assessed for relevance."""
@@ -80,6 +98,17 @@ class ClaimSet:
         return sorted([*self.claims, *self.not_assessed], key=lambda claim: int(claim.claim_id[1:]))
 
 
+@dataclass(frozen=True, slots=True)
+class ProposedSpan:
+    """A claim span proposed for one captured field: ``[start, end)`` of its text, with optional search
+    text. ``claims.proposals`` builds these only from quotes found verbatim in the field."""
+
+    field: FieldName
+    start: int
+    end: int
+    normalized: str | None = None
+
+
 @dataclass(slots=True)
 class _Candidate:
     order: int
@@ -104,17 +133,24 @@ class _ScopeTest:
         return self.foreign or (self.audio_visual and name is FieldName.TRANSCRIPT)
 
 
-def extract_claims(subject: Subject, max_claims: int) -> ClaimSet:
-    """Split ``subject`` into atomic claims and select up to ``max_claims`` of them for checking."""
+def extract_claims(
+    subject: Subject, max_claims: int, *, spans: Sequence[ProposedSpan] | None = None
+) -> ClaimSet:
+    """Split ``subject`` into atomic claims and select up to ``max_claims`` of them for checking.
+
+    With ``spans``, the claims are those spans (in field-preference and text order) instead of the
+    segmentation's clauses; a span outside its field, or in a field that holds no claims, is an error."""
     if isinstance(max_claims, bool) or not isinstance(max_claims, int) or max_claims < 0:
         raise ValueError(f"max_claims must be a non-negative integer, not {max_claims!r}")
-    candidates = _candidates(subject)
+    candidates = _candidates(subject) if spans is None else _candidates_from_spans(subject, spans)
     out_of_scope = _subject_out_of_scope(subject)
 
     reasons: dict[int, NotAssessedReason] = {}
     eligible: list[_Candidate] = []
     for candidate in candidates:
-        if candidate.disposition is not Disposition.CHECKABLE or out_of_scope(candidate.field.name):
+        if candidate.disposition is not Disposition.CHECKABLE:
+            reasons[candidate.order] = DISPOSITION_NOT_ASSESSED[candidate.disposition]
+        elif out_of_scope(candidate.field.name):
             reasons[candidate.order] = NotAssessedReason.SCOPE
         elif candidate.worth.points < RELEVANCE_THRESHOLD:
             reasons[candidate.order] = NotAssessedReason.RELEVANCE
@@ -137,6 +173,11 @@ def _subject_out_of_scope(subject: Subject) -> _ScopeTest:
     language = subject.language.strip().lower()
     foreign = not language.startswith("en") and language.split("-")[0] not in UNDETERMINED_LANGUAGES
     return _ScopeTest(foreign=foreign, audio_visual=subject.has_video_or_audio)
+
+
+def claim_fields(subject: Subject) -> list[tuple[int, CapturedField]]:
+    """The fields claims are read from, each with its rank in ``FIELD_PREFERENCE``, in that order."""
+    return _claim_fields(subject)
 
 
 def _claim_fields(subject: Subject) -> list[tuple[int, CapturedField]]:
@@ -200,6 +241,50 @@ def _candidates(subject: Subject) -> list[_Candidate]:
     return found
 
 
+def _candidates_from_spans(subject: Subject, spans: Sequence[ProposedSpan]) -> list[_Candidate]:
+    as_of = subject.captured_at.date()
+    fields = {captured.name: (rank, captured) for rank, captured in _claim_fields(subject)}
+    ordered: list[tuple[int, int, int, CapturedField, str | None]] = []
+    for span in spans:
+        if span.field not in fields:
+            raise ValueError(f"no claims are read from the {span.field.value} field of this subject")
+        rank, captured = fields[span.field]
+        if not 0 <= span.start < span.end <= len(captured.text):
+            raise ValueError(f"span {span.start}-{span.end} lies outside {span.field.value}")
+        ordered.append((rank, span.start, span.end, captured, span.normalized))
+    ordered.sort(key=lambda entry: (entry[0], entry[1], entry[2]))
+    seen: set[str] = set()
+    found: list[_Candidate] = []
+    sentences: dict[FieldName, list[tuple[int, int]]] = {}
+    for rank, start, end, captured, proposed in ordered:
+        text = captured.text
+        start, end = trim_span(text, start, end)
+        claim_text = text[start:end]
+        if not has_letter(claim_text):
+            continue
+        key = normalize(claim_text)
+        if key in seen:
+            continue
+        seen.add(key)
+        bounds = sentences.setdefault(captured.name, split_sentences(text))
+        sentence = next(((a, b) for a, b in bounds if a <= start < b), (start, end))
+        marker = joke_marker(text[sentence[0] : sentence[1]])
+        found.append(
+            _Candidate(
+                order=len(found),
+                field=captured,
+                field_rank=rank,
+                start=start,
+                end=end,
+                sentence=sentence,
+                disposition=marker or clause_disposition(claim_text, as_of),
+                worth=checkworthiness(claim_text),
+                normalized=" ".join(proposed.split()) if proposed and proposed.strip() else key,
+            )
+        )
+    return found
+
+
 def _to_claim(candidate: _Candidate, reason: NotAssessedReason | None) -> Claim:
     text = candidate.field.text
     claim_text = text[candidate.start : candidate.end]
@@ -213,7 +298,7 @@ def _to_claim(candidate: _Candidate, reason: NotAssessedReason | None) -> Claim:
         disposition=candidate.disposition,
         not_assessed=reason,
         temporal_scope=temporal_scope(claim_text, sentence),
-        claim_type=claim_type(claim_text),
+        claim_type=ClaimType.QUOTE if credits_satire(claim_text) else claim_type(claim_text),
         event_date=event_date(claim_text),
         figures=extract_figures(text, candidate.start, candidate.end),
     )
