@@ -14,6 +14,10 @@
    accepted submission is in the database. Where no private cluster can run (no server binaries) and
    ``ICARUS_DATABASE_URL`` is PostgreSQL, a restart is only simulated, labelled as such: every connection
    of the bench's role is terminated with ``pg_terminate_backend``.
+4. A killed worker: 50 checks submitted to two real `icarus worker` processes, one SIGKILLed while both
+   run checks (``bench/worker_kill.py``). Every check must be recorded exactly once, and the killed
+   worker's checks handed out again well within 60 s. On PostgreSQL + Redis when ``ICARUS_DATABASE_URL``
+   and ``ICARUS_REDIS_URL`` are set. ``--kill-checks N`` changes the count; ``--skip-worker-kill`` skips it.
 
 The bench uses SQLite and the SQLite queue in a temporary folder unless ``ICARUS_DATABASE_URL`` is set.
 """
@@ -54,6 +58,7 @@ SERVER_START_S = 180.0
 TARGET_READS_PER_S = 200
 DB_DOWN_S = 2.0
 SUBMITTERS = 4  # clients submitting checks, one at a time each, during the restart run
+WORKER_KILL_CHECKS = 50  # checks submitted before one of two workers is SIGKILLed
 
 
 def _free_port() -> int:
@@ -380,6 +385,36 @@ def _simulated_restart(base: str, port: int, path: str, schema: str) -> dict[str
     }
 
 
+def _worker_kill_run(checks: int) -> dict[str, Any]:
+    """SIGKILL one of two real workers with ``checks`` checks submitted and some in flight (see
+    ``bench/worker_kill.py``), on the bench's database and, with ``ICARUS_REDIS_URL``, on Redis."""
+    from bench.worker_kill import STRANDED_LIMIT_S, kill_one_of_two_workers
+    from icarus.research import LocalCorpus
+
+    redis_url = os.environ.get("ICARUS_REDIS_URL") or None
+    with tempfile.TemporaryDirectory(prefix="icarus-bench-kill-") as tmp:
+        folder = Path(tmp)
+        url, schema = _database(folder)
+        corpus = folder / "corpus.db"
+        LocalCorpus(corpus).add(sorted((ROOT / "examples" / "sample-corpus").glob("*.html")))
+        try:
+            outcome = kill_one_of_two_workers(folder, url, corpus, redis_url=redis_url, checks=checks)
+        finally:
+            if schema is not None:
+                _drop_schema(schema)
+    return {
+        "measure": f"SIGKILL one of two workers, {checks} checks submitted, "
+        f"{outcome.running_at_kill} running at the kill (lease 4 s, heartbeat 1 s)",
+        "database": "postgresql" if schema else "sqlite",
+        "queue": "redis" if redis_url else "sqlite",
+        "recorded_exactly_once": f"{outcome.recorded_once}/{outcome.checks}",
+        "versions": outcome.versions,
+        "killed_workers_checks_handed_out_after_s": outcome.stranded_s,
+        f"stranded_{STRANDED_LIMIT_S:.0f}_s_after_kill": outcome.stranded_at_limit,
+        "all_recorded_after_s": outcome.all_recorded_s,
+    }
+
+
 def main(argv: list[str]) -> dict[str, Any]:
     count = SUBMISSIONS
     if "--submissions" in argv:
@@ -449,6 +484,11 @@ def main(argv: list[str]) -> dict[str, Any]:
             store.close()
             if schema is not None:
                 _drop_schema(schema)
+    if "--skip-worker-kill" not in argv:
+        kills = WORKER_KILL_CHECKS
+        if "--kill-checks" in argv:
+            kills = int(argv[argv.index("--kill-checks") + 1])
+        runs.append(_worker_kill_run(kills))
     notes["database"] = "postgresql" if schema else "sqlite"
     return {"runs": runs, **notes}
 

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from bench.worker_kill import STRANDED_LIMIT_S, kill_one_of_two_workers
 
-from tests.service.worker_kill import STRANDED_LIMIT_S, kill_one_of_two_workers
 from tests.store.conftest import _postgres_url
 
 CHECKS = 12  # bench/service.py runs the same with 50; here fewer keep the test near a minute

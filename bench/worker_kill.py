@@ -1,6 +1,6 @@
 """SIGKILL one of two real `icarus worker` processes while checks are in flight, and measure what follows.
 
-Shared by ``tests/service/test_worker_kill.py`` and ``bench/service.py``. The workers search a local fake
+Run by ``bench/service.py`` and by ``tests/service/test_worker_kill.py``. The workers search a local fake
 SearXNG that answers each query after a short delay, so checks stay in flight long enough for the kill to
 land in the middle of them. Leases and heartbeats are short (settings), so the test takes seconds, not
 minutes; the measurement is the same with the defaults, only slower.
@@ -33,7 +33,7 @@ from icarus.store.tables import Job, JobState, ReportVersion
 
 __all__ = ["KillOutcome", "SlowSearch", "kill_one_of_two_workers"]
 
-ROOT: Final = Path(__file__).parents[2]
+ROOT: Final = Path(__file__).parents[1]
 WORKER_START_S: Final = 180.0  # a cold worker imports the whole pipeline; slow on a busy machine
 STRANDED_LIMIT_S: Final = 60.0
 POLL_S: Final = 0.2
