@@ -25,7 +25,7 @@ from icarus.debates.model import (
     Verdict,
 )
 from icarus.debates.research.base import ClaimToResearch
-from icarus.debates.service import DebatePipeline, DebateService, ServiceConfig
+from icarus.debates.service import DebatePipeline, DebateService, Detector, ServiceConfig
 from icarus.store import Store
 from icarus.store.tokens import Role
 from tests.store.conftest import _postgres_url
@@ -132,8 +132,9 @@ def make_service(
     *,
     inline: bool = True,
     config: ServiceConfig | None = None,
+    detect: Detector = sentence_claims,
 ) -> DebateService:
-    pipeline = DebatePipeline(detect=sentence_claims, research=research or ScriptedResearch())
+    pipeline = DebatePipeline(detect=detect, research=research or ScriptedResearch())
     return DebateService(store, pipeline, clock=clock, inline=inline, config=config)
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
 import pytest
 
+from icarus.debates.detection import detect_claims
 from icarus.debates.errors import (
     ClaimNotFound,
     DebateNotFound,
@@ -14,13 +16,22 @@ from icarus.debates.errors import (
     SpeakersWaiting,
     UnknownSpeaker,
 )
-from icarus.debates.model import Basis, DebateSettings, ResearchDelay, ResearchMode, Verdict
+from icarus.debates.model import (
+    Basis,
+    DebateSettings,
+    DetectedClaim,
+    ResearchDelay,
+    ResearchMode,
+    Segment,
+    Verdict,
+)
 from icarus.debates.service import ServiceConfig
 from icarus.store import Store
 from icarus.store.debate_tables import DetectionState, PanelState
 from icarus.store.tokens import Role
 from tests.debates.store_fixtures import (
     OPERATOR,
+    START,
     FakeClock,
     ScriptedResearch,
     api_caller,
@@ -117,6 +128,47 @@ def test_a_segment_sent_twice_is_one_segment_and_one_claim(store: Store, clock: 
     assert (first.accepted, first.duplicates, again.accepted, again.duplicates) == (1, 1, 0, 1)
     assert service.get_debate(OPERATOR, debate.id).segment_count == 1
     assert len(service.list_claims(OPERATOR, debate.id)) == 1
+
+
+def real_detection(segments: Sequence[Segment], speaker_names: Mapping[str, str]) -> list[DetectedClaim]:
+    return detect_claims(segments, speaker_names, as_of=START.date())
+
+
+def test_a_sentence_split_across_live_captions_is_read_whole(store: Store, clock: FakeClock) -> None:
+    service = make_service(store, clock, detect=real_detection)
+    debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[]))
+    first = service.add_segments(
+        OPERATOR, debate.id, [segment("s1", "Unemployment fell from 6.3 percent in")]
+    )
+    assert first.claims_detected == 0  # the sentence is not finished: it waits for the next caption
+    second = service.add_segments(OPERATOR, debate.id, [segment("s2", "2019 to 4.7 percent in 2024.")])
+    assert second.claims_detected == 1
+    [claim] = service.list_claims(OPERATOR, debate.id)
+    assert claim.text.rstrip(".") == "Unemployment fell from 6.3 percent in 2019 to 4.7 percent in 2024"
+    assert claim.segment_ids == ["s1", "s2"]
+
+
+def test_an_unfinished_live_sentence_is_read_once_it_has_waited_a_while(
+    store: Store, clock: FakeClock
+) -> None:
+    service = make_service(store, clock)
+    debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[]))
+    service.add_segments(OPERATOR, debate.id, [segment("s1", "Taxes rose 5 percent and")])
+    assert service.list_claims(OPERATOR, debate.id) == []
+    clock.advance(minutes=2)
+    service.dispatch_due()
+    assert [c.text for c in service.list_claims(OPERATOR, debate.id)] == ["Taxes rose 5 percent and"]
+
+
+def test_segments_sent_to_a_debate_made_from_a_file_join_its_transcript(
+    store: Store, clock: FakeClock
+) -> None:
+    service = make_service(store, clock)
+    debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[]))
+    service.ingest_transcript(OPERATOR, debate.id, TRANSCRIPT, "srt")
+    added = service.add_segments(OPERATOR, debate.id, [segment("late", "Wages grew 3 percent.")])
+    assert added.accepted == 1
+    assert len(service.list_claims(OPERATOR, debate.id)) == 4
 
 
 # --- file ingest: deferred detection -----------------------------------------------------------------------

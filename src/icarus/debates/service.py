@@ -486,20 +486,29 @@ class DebateService:
     def add_segments(self, caller: Caller, debate_id: str, batch: Sequence[Segment]) -> SegmentsAccepted:
         """Store a live batch (a segment id already stored is skipped) and detect claims in what is new.
 
-        Under the speaker gate the detected claims are withheld while any voice heard so far is unnamed."""
+        A segment that stops mid-sentence waits for the next one of its speaker, so a sentence split across
+        captions is read whole. Under the speaker gate the detected claims are withheld while any voice
+        heard so far is unnamed. A batch sent to a debate made from a file joins its transcript instead."""
         caller.require(Role.API, "sending segments")
         now = self.clock()
 
-        def store_batch(session: Session) -> tuple[list[Segment], int, dict[str, str], DebateSettings]:
+        def store_batch(session: Session) -> tuple[int, int, bool]:
             row = self._visible(session, caller, debate_id)
             fresh, duplicates = repo.add_segments(session, debate_id, batch, now)
-            debate = repo.debate_row(row)
-            return fresh, duplicates, debate.speakers, debate.settings
+            from_file = row.mode == DebateMode.FILE.value
+            if from_file and fresh and row.detection_state != DetectionState.DEFERRED.value:
+                row.detection_state, row.detection_due_at = DetectionState.REQUESTED.value, now
+            return len(fresh), duplicates, from_file
 
-        fresh, duplicates, names, _settings = self.store.transaction(store_batch)
-        detected, withheld, waiting, panels = self._detect_live(debate_id, fresh, names)
+        accepted, duplicates, from_file = self.store.transaction(store_batch)
+        if from_file:
+            if accepted:
+                self._kick_detection(debate_id)
+            waiting = self.get_debate(caller, debate_id).speakers_waiting
+            return SegmentsAccepted(debate_id, accepted, duplicates, 0, 0, waiting)
+        detected, withheld, waiting, panels = self._detect_live(debate_id, flush=False)
         self._kick_panels(panels)
-        return SegmentsAccepted(debate_id, len(fresh), duplicates, detected, withheld, waiting)
+        return SegmentsAccepted(debate_id, accepted, duplicates, detected, withheld, waiting)
 
     def ingest_transcript(
         self, caller: Caller, debate_id: str, data: bytes, fmt: str | None = None
@@ -966,35 +975,34 @@ class DebateService:
 
     # --- internals: detection -----------------------------------------------------------------------
 
-    def _detect_live(
-        self, debate_id: str, fresh: Sequence[Segment], names: Mapping[str, str]
-    ) -> tuple[int, int, list[str], list[int]]:
-        found = self.pipeline.detect(fresh, names) if fresh else []
+    def _detect_live(self, debate_id: str, *, flush: bool) -> tuple[int, int, list[str], list[int]]:
+        """Detect claims in the live segments not read yet, up to the last one that ends a sentence or a
+        turn (``flush``: all of them). One transaction: segments are marked read together with the claims
+        found in them, so none is read twice or lost. Returns (claims, withheld, speakers waiting, panels)."""
         now = self.clock()
-        outcome: tuple[int, int, list[str], list[int]] = (0, 0, [], [])
 
-        def record(session: Session) -> None:
-            nonlocal outcome
+        def work(session: Session) -> tuple[int, int, list[str], list[int]]:
             row = repo.debate_record(session, debate_id, lock=True)
             debate = repo.debate_row(row)
             waiting = speakers_waiting(repo.heard_labels(session, debate_id), debate.speakers)
-            if fresh and repo.mark_detected(session, debate_id, [s.segment_id for s in fresh]) == 0:
-                outcome = (0, 0, waiting, [])  # another process detected these segments already
-                return
+            shown_waiting = waiting if debate.settings.speaker_gate_enabled else []
+            pending = repo.segments(session, debate_id, undetected_only=True)
+            ready = pending if flush else _complete_prefix(pending)
+            if not ready:
+                return 0, 0, shown_waiting, []
+            found = self.pipeline.detect(ready, debate.speakers)
+            repo.mark_detected(session, debate_id, [s.segment_id for s in ready])
             before = len(repo.withheld_claims(session, debate_id))
             panels = self._store_detected(session, row, found, now, live=True)
             withheld = len(repo.withheld_claims(session, debate_id)) - before
-            outcome = (len(found), withheld, waiting if debate.settings.speaker_gate_enabled else [], panels)
+            return len(found), withheld, shown_waiting, panels
 
-        self.store.transaction(record)
-        return outcome
+        return self.store.transaction(work)
 
     def _detect_leftovers(self, debate_id: str) -> None:
-        """Live segments stored but never detected (the process died in between): detect them now."""
-        with self.store.reading() as session:
-            debate = repo.debate_row(repo.debate_record(session, debate_id))
-            leftovers = repo.segments(session, debate_id, undetected_only=True)
-        _, _, _, panels = self._detect_live(debate_id, leftovers, debate.speakers)
+        """Live segments left unread for a while (a sentence never finished, or the process died): read
+        them now."""
+        _, _, _, panels = self._detect_live(debate_id, flush=True)
         self._kick_panels(panels)
 
     def _store_detected(
@@ -1386,6 +1394,19 @@ def _detection_runnable(now: datetime) -> Any:
             DebateRecord.detection_state == DetectionState.RUNNING.value, DebateRecord.detection_due_at < now
         ),
     )
+
+
+SENTENCE_ENDS: Final = (".", "!", "?", "…", '"', "”", "'", ")")
+
+
+def _complete_prefix(segments: Sequence[Segment]) -> list[Segment]:
+    """The segments up to the last one that ends a sentence or whose speaker hands over to another."""
+    end = 0
+    for n, segment in enumerate(segments):
+        handover = n + 1 < len(segments) and segments[n + 1].speaker_label != segment.speaker_label
+        if handover or segment.text.rstrip().endswith(SENTENCE_ENDS):
+            end = n + 1
+    return list(segments[:end])
 
 
 def _current_panels(rows: Sequence[repo.PanelRow], expected: Sequence[ResearchMode]) -> list[StoredPanel]:
