@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select
 
 from icarus.api import create_app
 from icarus.api.auth import PAGE_HEADER, PAGE_HEADER_VALUE, TOKEN_COOKIE
@@ -28,6 +29,7 @@ from icarus.debates.transcripts import MAX_TRANSCRIPT_BYTES
 from icarus.jobs.runner import JobRunner
 from icarus.settings import Settings
 from icarus.store import Store
+from icarus.store.debate_tables import DebateFeedbackRecord
 from icarus.store.tokens import Role, TokenStore
 from tests.debates.store_fixtures import FakeClock, ScriptedResearch, make_service, outage, sourced
 
@@ -793,3 +795,45 @@ def test_recent_results_are_newest_first_and_bounded(site: Site) -> None:
     assert site.client.get(f"{path}?limit=0", headers=headers).status_code == 422
     assert site.client.get(f"{path}?limit=101", headers=headers).status_code == 422
     assert site.client.get("/v1/debates/nope/results", headers=headers).status_code == 404
+
+
+def test_thumbs_on_an_adjudicated_answer_are_answer_feedback_recording_what_was_shown(site: Site) -> None:
+    headers = site.token(Role.API)
+    debate_id, claim_id, panel_ids = _two_panels(site, headers)
+    shown = site.client.get(f"/v1/claims/{claim_id}/results?debate_id={debate_id}", headers=headers).json()
+    assert shown["claim_verdict"]["basis"] == "adjudicated"
+    answer = site.client.post(
+        f"/v1/claims/{claim_id}/feedback",
+        json={
+            "debate_id": debate_id,
+            "value": "down",
+            "reasons": ["missing_source"],
+            "benchmark_consent": True,
+        },
+        headers=headers,
+    )
+    assert answer.status_code == 201 and answer.json()["kind"] == "answer_feedback"
+    with site.store.reading() as session:
+        row = session.scalars(select(DebateFeedbackRecord)).one()
+        data = json.loads(row.data_json)
+    assert data["shown_verdict"] == shown["claim_verdict"]["verdict"] and data["basis"] == "adjudicated"
+    assert sorted(data["panel_ids"]) == sorted(panel_ids)
+    assert data["reasons"] == ["missing_source"] and data["benchmark_consent"] is True
+    after = site.client.get(f"/v1/claims/{claim_id}/results?debate_id={debate_id}", headers=headers).json()
+    assert after == shown
+
+
+def test_a_strong_language_rerun_runs_the_claims_methods_again(site: Site) -> None:
+    headers = site.token()
+    debate_id = site.debate(headers, research_modes=["two_step", "decompose"])
+    text = "Exports doubled to 8 billion."
+    site.claim(headers, debate_id, text)
+    rerun = site.client.post(
+        "/v1/claim", json={"text": text, "debate_id": debate_id, "strong_language": True}, headers=headers
+    )
+    assert rerun.status_code == 202
+    assert rerun.json()["new_claim"] is False and rerun.json()["queued_methods"] == ["two_step", "decompose"]
+    assert [call[2] for call in site.research.calls][-2:] == [
+        True,
+        True,
+    ]  # searched in English and Spanish too
