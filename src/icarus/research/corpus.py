@@ -9,10 +9,15 @@ same content again changes nothing.
 ``LocalCorpus.search`` turns a query into an FTS5 expression in which every user word is a quoted string,
 so no input can be read as FTS5 syntax; results are ranked by BM25 (title weighted above body). Date bounds
 drop documents dated outside them; undated documents are kept, since their date is unknown, not wrong.
+
+Images on a dated HTML page are indexed by perceptual hash (H23, ``icarus.lookups.image_index``), dated by
+the page: only images in files beside the page or below its folder, named by a relative ``src``; nothing
+is fetched, and no path leads out of the page's folder.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sqlite3
@@ -22,10 +27,18 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from icarus.lookups.image_index import (
+    MAX_IMAGE_BYTES,
+    ImageCopy,
+    ImageError,
+    ImageIndex,
+    image_sources,
+    perceptual_hash,
+)
 from icarus.provenance.canonical import registered_domain
 from icarus.research._readers import (
     RawDocument,
@@ -122,6 +135,7 @@ class AddReport(BaseModel):
     files: int = Field(description="Files read.")
     documents: int = Field(description="New documents indexed.")
     duplicates: int = Field(default=0, description="Documents already in the corpus (same content hash).")
+    images: int = Field(default=0, description="Images on dated HTML pages newly indexed by perceptual hash.")
     skipped: list[tuple[Path, str]] = Field(default_factory=list, description="(path, reason) not indexed.")
 
 
@@ -230,6 +244,7 @@ class LocalCorpus:
         with self._conn:
             self._conn.executescript(_SCHEMA)
             self._conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
+        self._images = ImageIndex(self._conn)
 
     def close(self) -> None:
         with self._lock:
@@ -256,7 +271,7 @@ class LocalCorpus:
     def add(self, paths: Iterable[Path | str], progress: ProgressCallback | None = None) -> AddReport:
         """Index files and folders; returns counts and every skipped path with its reason."""
         files, skipped = self._collect([Path(path) for path in paths])
-        read = documents = duplicates = 0
+        read = documents = duplicates = images = 0
         for done, (path, kind) in enumerate(files, start=1):
             try:
                 added, dupes, record_skips = self._add_file(path, kind)
@@ -267,9 +282,55 @@ class LocalCorpus:
                 documents += added
                 duplicates += dupes
                 skipped.extend((path, reason) for reason in record_skips)
+                if kind == "html":
+                    indexed, image_skips = self._add_page_images(path)
+                    images += indexed
+                    skipped.extend(image_skips)
             if progress is not None:
                 progress(done, len(files), path)
-        return AddReport(files=read, documents=documents, duplicates=duplicates, skipped=skipped)
+        return AddReport(
+            files=read, documents=documents, duplicates=duplicates, images=images, skipped=skipped
+        )
+
+    def _add_page_images(self, page: Path) -> tuple[int, list[tuple[Path, str]]]:
+        """Hash the local images a dated HTML page shows; (images newly indexed, (path, reason) skipped)."""
+        try:
+            raw = page.read_bytes()
+        except OSError:
+            return 0, []
+        sources = image_sources(raw)
+        if not sources:
+            return 0, []
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT doc_id, url, published_at FROM documents WHERE doc_id = ?", (_sha256_hex(raw),)
+            ).fetchone()
+        if row is None or row[2] is None:
+            return 0, []  # no document, or an undated page: it cannot date the images it shows
+        doc_id, page_url, published = row[0], row[1], datetime.fromisoformat(row[2])
+        folder = page.resolve().parent
+        indexed = 0
+        skipped: list[tuple[Path, str]] = []
+        for source in sources:
+            image = _local_image(folder, source)
+            if isinstance(image, str):
+                skipped.append((page, f"image {source[:200]!r}: {image}"))
+                continue
+            try:
+                data = image.read_bytes()
+                phash = perceptual_hash(data)
+            except (OSError, ImageError) as exc:
+                skipped.append((image, f"image not indexed: {exc}"))
+                continue
+            copy = ImageCopy(phash, published, image.as_uri(), page_url, doc_id)
+            with self._lock, self._conn:
+                indexed += self._images.add(copy, hashlib.sha256(data).hexdigest())
+        return indexed, skipped
+
+    def image_copies(self, phash: int, max_distance: int) -> list[ImageCopy]:
+        """Indexed images within ``max_distance`` bits of ``phash``, earliest first."""
+        with self._lock:
+            return self._images.near(phash, max_distance)
 
     def _collect(self, roots: list[Path]) -> tuple[list[tuple[Path, str]], list[tuple[Path, str]]]:
         """Files to read, in a stable order, and paths refused before reading."""
@@ -468,6 +529,37 @@ _SELECT_DOCUMENT = (
     "SELECT doc_id, kind, url, title, text, publisher, domain, published_at, source_path, source_id, id "
     "FROM documents"
 )
+
+
+def _sha256_hex(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+def _local_image(folder: Path, source: str) -> Path | str:
+    """The file a page's ``src`` names inside the page's folder, or why it is not read.
+
+    Only a relative reference without scheme, host, query or parent steps is followed, and the file it
+    resolves to (links included) must lie inside ``folder`` and be a regular file of at most
+    ``MAX_IMAGE_BYTES``.
+    """
+    parts = urlsplit(source)
+    if parts.scheme or parts.netloc or source.startswith(("/", "\\")):
+        return "not a local file next to the page (never fetched)"
+    relative = unquote(parts.path)
+    if not relative or ".." in Path(relative).parts:
+        return "path leads out of the page's folder"
+    candidate = (folder / relative).resolve()
+    if not candidate.is_relative_to(folder):
+        return "path leads out of the page's folder"
+    try:
+        stat = candidate.stat()
+    except OSError:
+        return "no such file"
+    if not candidate.is_file():
+        return "not a regular file"
+    if stat.st_size > MAX_IMAGE_BYTES:
+        return f"larger than {MAX_IMAGE_BYTES} bytes"
+    return candidate
 
 
 def _document(row: tuple[Any, ...]) -> CorpusDocument:
