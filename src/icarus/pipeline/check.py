@@ -48,6 +48,7 @@ from icarus.ledger import (
     Subject,
 )
 from icarus.lookups import LookupRegistry, enrich
+from icarus.lookups.recycled_media import with_recycled_images
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
 from icarus.reputation import Registry
 from icarus.research import PlannedQuery, ProviderResult, SearchHit, SearchProvider, plan_queries
@@ -180,6 +181,16 @@ def _check_claims(
         services.judge,
         lambda judge, item: judge_evidence(item, retrieved_for[item.evidence_id], judge),
         list(found.values()),
+    )
+    evidence = with_recycled_images(
+        subject,
+        claims,
+        evidence,
+        services,
+        lambda item, image_claims: judge_evidence(item, image_claims, services.judge),
+        now,
+        budget,
+        link_notes,
     )
     ledger = Ledger(
         ledger_id=_ledger_id(subject, now),
