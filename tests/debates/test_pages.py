@@ -195,3 +195,13 @@ def test_the_card_fragment_is_the_claims_card(site: Site) -> None:
 def test_the_pages_stay_out_of_the_openapi_schema(site: Site) -> None:
     paths = site.client.get("/openapi.json").json()["paths"]
     assert not any(path.startswith("/debates") for path in paths)
+
+
+def test_the_debate_list_shows_only_the_organisations_debates(site: Site) -> None:
+    ours, theirs = site.organisation("North"), site.organisation("South")
+    site.debate(site.token(Role.API, ours), title="North debate")
+    site.debate(site.token(Role.API, theirs), title="South debate")
+    assert site.client.get("/debates").status_code == 401
+    sign_in(site, site.token(Role.READER, ours), "/debates")
+    page = site.client.get("/debates")
+    assert page.status_code == 200 and "North debate" in page.text and "South debate" not in page.text

@@ -1,6 +1,6 @@
 """The live debate page: claims as they arrive, each with its one answer and every other result.
 
-``/debates/{id}`` shows a debate's claims, newest first. Each claim card shows the main answer
+``/debates`` lists the organisation's debates; ``/debates/{id}`` shows a debate's claims, newest first. Each claim card shows the main answer
 ("Verification in progress" while there is none), a disagreement note on a ``fallback`` answer, thumbs on
 the main answer, and a collapsed "See other results" with every research panel and a vote on each.
 Primary citations are marked and drawn in blue, alternative sources in amber, curated ones plainly.
@@ -53,6 +53,7 @@ _CLAIM_ID: Final = re.compile(r"^[1-9][0-9]{0,17}$")
 COOKIE_MAX_AGE_S: Final = 12 * 3600  # one working day of a live desk
 NO_STORE: Final = "no-store"
 MAX_FORM_BYTES: Final = 1024
+DEBATE_LIST_ROWS: Final = 100
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,7 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
         ]
 
     @router.get("/debates/sign-in")
-    def sign_in_form(next: str = "/") -> HTMLResponse:
+    def sign_in_form(next: str = "/debates") -> HTMLResponse:
         return sign_in_page(_local(next), status_code=200)
 
     @router.post("/debates/sign-in")
@@ -163,7 +164,7 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
         The form is read by hand (``application/x-www-form-urlencoded``): two short fields."""
         form = parse_qs((await request.body())[:MAX_FORM_BYTES].decode("utf-8", "replace"))
         token = (form.get("token") or [""])[0].strip()
-        next = (form.get("next") or ["/"])[0]
+        next = (form.get("next") or ["/debates"])[0]
         info = await run_in_threadpool(security.tokens.authenticate, token) if token else None
         if info is None or not info.role.allows(Role.READER):
             return sign_in_page(_local(next), "That token is unknown or revoked.")
@@ -178,6 +179,27 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
             path="/",
         )
         return response
+
+    @router.get("/debates")
+    def debate_list(request: Request) -> HTMLResponse:
+        """The caller's organisation's debates, newest first."""
+        try:
+            caller = caller_of(request)
+        except HTTPException as exc:
+            return sign_in_page("/debates", str(exc.detail), exc.status_code)
+        if caller is None:
+            return sign_in_page("/debates")
+        rows = [
+            {
+                "id": d.id,
+                "title": d.title,
+                "claim_count": d.claim_count,
+                "mode": d.mode.value,
+                "created_at": d.created_at,
+            }
+            for d in service.list_debates(caller, DEBATE_LIST_ROWS)
+        ]
+        return render("debate_list.html", debates=rows)
 
     @router.get("/debates/{debate_id}")
     def debate_page(request: Request, debate_id: str) -> HTMLResponse:
