@@ -164,7 +164,7 @@ def test_metadata_is_kept(corpus: LocalCorpus) -> None:
     html = by_title["Council approves transit budget"]
     assert html.url == "https://news.example.org/2024/03/transit-budget"
     assert (html.publisher, html.domain) == ("City News", "example.org")
-    assert html.published_at == datetime(2024, 3, 4, tzinfo=UTC)
+    assert html.published_at == datetime(2024, 3, 4, 10, 0, tzinfo=UTC)  # the time of day kept
     assert "seven to two" in html.text and "Sport" not in html.text  # boilerplate left out
 
     pdf = by_title["Groundwater nitrate report"]

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Final
 from urllib.parse import urlsplit
 
 import trafilatura
@@ -125,13 +125,27 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# trafilatura asks htmldate for a day only by default; a page published at 12:30Z would read as 00:00Z,
+# which can change which copy of a story came first.
+_DATE_WITH_TIME: Final = {
+    "outputformat": "%Y-%m-%dT%H:%M:%S%z",
+    "original_date": True,
+    "extensive_search": True,
+}
+
+
 def html_document(
     raw: bytes, url: str | None, source_path: str, fallback_url: str, limits: ReadLimits, kind: str = "html"
 ) -> RawDocument | None:
     """Main text and metadata of one HTML page, or ``None`` when trafilatura finds no main text."""
     try:
         extracted = trafilatura.bare_extraction(
-            raw, url=url, with_metadata=True, include_comments=False, include_tables=True
+            raw,
+            url=url,
+            with_metadata=True,
+            include_comments=False,
+            include_tables=True,
+            date_extraction_params=_DATE_WITH_TIME,
         )
     except Exception as exc:  # trafilatura raises assorted parser errors on hostile markup
         log.debug("trafilatura failed on %s: %s", source_path, type(exc).__name__)

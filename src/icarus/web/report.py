@@ -24,6 +24,7 @@ from icarus.web.model import Links, ReportPage
 __all__ = ["ClaimChange", "claim_changes", "reason_kind", "render_report_page", "report_context"]
 
 CONTEXT_CHARS: Final = 90  # characters of the post shown either side of a claim's span
+LOCAL_DOCUMENT: Final = "a document of the local corpus"  # shown instead of a server path
 
 # What each family of reason codes is, in words (colour and layout never carry this alone).
 _REASON_KINDS: Final = (
@@ -107,13 +108,35 @@ def _place(claim_id: str, text: str, ledger: Mapping[str, Any] | None) -> dict[s
     return {"field": field_name.replace("_", " "), "start": start, "end": end, "before": "", "after": ""}
 
 
+def _server_path(value: object) -> bool:
+    """A local corpus document without a canonical URL is addressed by its file on the server."""
+    return isinstance(value, str) and (value[:5].lower() == "file:" or value.startswith("/"))
+
+
+def _public_item(item: Mapping[str, Any]) -> dict[str, Any]:
+    """An evidence entry as pages show it: no server path as its link or its publisher."""
+    url, publisher = item.get("url"), item.get("publisher")
+    if not (_server_path(url) or _server_path(publisher)):
+        return dict(item)
+    return {
+        **item,
+        "url": None if _server_path(url) else url,
+        "publisher": LOCAL_DOCUMENT if _server_path(publisher) or not publisher else publisher,
+    }
+
+
+def _without_server_paths(result: Mapping[str, Any]) -> dict[str, Any]:
+    return {**result, "evidence": [_public_item(e) for e in result.get("evidence", [])]}
+
+
 def _evidence_index(result: Mapping[str, Any], ledger: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
-    index: dict[str, dict[str, Any]] = {str(e["id"]): dict(e) for e in result.get("evidence", [])}
+    index: dict[str, dict[str, Any]] = {str(e["id"]): _public_item(e) for e in result.get("evidence", [])}
     for item in (ledger or {}).get("evidence", []):
+        public = _public_item(item)
         entry = index.setdefault(
-            str(item["evidence_id"]), {"id": item["evidence_id"], "url": item.get("url")}
+            str(item["evidence_id"]), {"id": item["evidence_id"], "url": public.get("url")}
         )
-        entry.setdefault("publisher", item.get("publisher"))
+        entry.setdefault("publisher", public.get("publisher"))
         entry["title"] = item.get("title")
         entry["published_at"] = item.get("published_at")
         entry["excerpt"], entry["excerpt_withheld"] = _quotable_excerpt(item)
@@ -193,7 +216,7 @@ def hidden_text(reason: str) -> str:
 def report_context(page: ReportPage, links: Links | None = None) -> dict[str, Any]:
     """The values the report template prints, from ``page``."""
     links = links or Links()
-    result = page.result
+    result = _without_server_paths(page.result)
     hidden = page.source_hidden
     evidence = _evidence_index(result, page.ledger)
     claims = []
