@@ -35,6 +35,7 @@ the fields): every other step is the same, so dispositions, selection and the ve
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -52,6 +53,7 @@ from icarus.claims.cues import (
 )
 from icarus.claims.figures import extract_figures
 from icarus.claims.segment import has_letter, quote_regions, split_clauses, split_sentences, trim_span
+from icarus.ledger.assistance import ModelStep
 from icarus.ledger.base import Span
 from icarus.ledger.claims import DISPOSITION_NOT_ASSESSED, Claim, ClaimType, Disposition, NotAssessedReason
 from icarus.ledger.subject import CapturedField, FieldName, Subject
@@ -64,6 +66,7 @@ __all__ = [
     "ProposedSpan",
     "claim_fields",
     "extract_claims",
+    "locate_quote",
 ]
 
 RELEVANCE_THRESHOLD = 40
@@ -91,6 +94,8 @@ class ClaimSet:
 
     claims: list[Claim]
     not_assessed: list[Claim]
+    steps: tuple[ModelStep, ...] = ()
+    """What each model-assisted step proposed and what validation made of it (empty offline)."""
 
     @property
     def all(self) -> list[Claim]:
@@ -107,6 +112,16 @@ class ProposedSpan:
     start: int
     end: int
     normalized: str | None = None
+
+
+def locate_quote(quote: str, text: str) -> tuple[int, int] | None:
+    """Where ``quote`` occurs in ``text`` (first occurrence), allowing only whitespace to differ; None when
+    it does not occur. The span is into ``text``, so a claim built on it is sliced from the record."""
+    words = quote.split()
+    if not words:
+        return None
+    found = re.search(r"\s+".join(re.escape(word) for word in words), text)
+    return (found.start(), found.end()) if found else None
 
 
 @dataclass(slots=True)
