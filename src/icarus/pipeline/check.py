@@ -15,7 +15,9 @@ from typing import Any
 
 from icarus.capture import CaptureError
 from icarus.capture.ocr import OcrEngine, OcrEngineError, attach_image_text, read_image
-from icarus.claims import extract_claims
+from icarus.claims.implied import checked_text
+from icarus.claims.proposals import find_claims
+from icarus.claims.satire import admit_satire_about_itself
 from icarus.fetching import (
     ArchiveSource,
     BlockedURL,
@@ -37,6 +39,7 @@ from icarus.judges import (
     to_attribution,
     to_claim_judgment,
 )
+from icarus.judges.assist import ModelAssist
 from icarus.ledger import (
     Access,
     CapturedImage,
@@ -45,13 +48,17 @@ from icarus.ledger import (
     EvidenceItem,
     EvidenceRole,
     Ledger,
+    ModelStep,
+    QueryPlan,
     Subject,
 )
 from icarus.lookups import LookupRegistry, enrich
 from icarus.lookups.recycled_media import with_recycled_images
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
+from icarus.reports.drafts import attach_drafts
 from icarus.reputation import Registry
-from icarus.research import PlannedQuery, ProviderResult, SearchHit, SearchProvider, plan_queries
+from icarus.research import PlannedQuery, ProviderResult, SearchHit, SearchProvider
+from icarus.research.query_plans import plan_for_claim
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.store import Store, VersionRef
@@ -88,6 +95,7 @@ class CheckServices:
     max_fetch_seconds: float = 120.0
     max_seconds: float = 120.0  # the whole check's time budget; searches past it are not run
     clock: Callable[[], float] = time.monotonic
+    assist: ModelAssist | None = None  # None: no model proposes spans, implied claims, queries or drafts
 
 
 @dataclass
@@ -118,9 +126,18 @@ def run_check(
     budget = FetchBudget(services.max_fetches, services.max_fetch_seconds)
     subject = _read_images(subject, services, budget, link_notes, say)
     say("finding claims")
-    claim_set = extract_claims(subject, services.max_claims)
+    claim_set = find_claims(subject, services.max_claims, services.assist)
     return _check_claims(
-        subject, claim_set.claims, claim_set.not_assessed, services, now, say, deadline, budget, link_notes
+        subject,
+        claim_set.claims,
+        claim_set.not_assessed,
+        services,
+        now,
+        say,
+        deadline,
+        budget,
+        link_notes,
+        list(claim_set.steps),
     )
 
 
@@ -150,8 +167,11 @@ def _check_claims(
     deadline: float,
     budget: FetchBudget,
     link_notes: list[str],
+    steps: list[ModelStep] | None = None,
 ) -> CheckOutput:
     notes: list[ProviderNote] = []
+    steps = list(steps or [])
+    plans: list[QueryPlan] = []
     found: dict[str, EvidenceItem] = {}
     retrieved_for: dict[str, list[Claim]] = {}
     per_claim_budget = max(1, services.max_queries // max(1, len(selected)))
@@ -165,7 +185,7 @@ def _check_claims(
 
     for claim in claims:
         say(f"researching: {claim.text[:60]}")
-        hits = _research(claim, services, now, per_claim_budget, notes, deadline)
+        hits = _research(claim, services, now, per_claim_budget, notes, deadline, plans, steps)
         for hit in hits[: services.max_documents_per_claim]:
             evidence_id = evidence_id_for(hit.url)
             if evidence_id not in found:
@@ -182,6 +202,7 @@ def _check_claims(
         lambda judge, item: judge_evidence(item, retrieved_for[item.evidence_id], judge),
         list(found.values()),
     )
+    evidence = admit_satire_about_itself(evidence, claims)
     evidence = with_recycled_images(
         subject,
         claims,
@@ -198,11 +219,14 @@ def _check_claims(
         subject=subject,
         claims=[*claims, *not_assessed],
         evidence=sorted(evidence, key=lambda item: item.evidence_id),
+        query_plans=plans,
+        model_steps=steps,
     )
     say("looking up registrations and retraction notices")
     ledger = enrich(ledger, services.lookups, services.policy)
     say("scoring")
     result = score_ledger(ledger, services.policy)
+    ledger, result = attach_drafts(ledger, result, services.assist, services.policy)
     version = None
     if services.store is not None:
         say("recording the report version")
@@ -341,6 +365,8 @@ def _research(
     budget: int,
     notes: list[ProviderNote],
     deadline: float,
+    plans: list[QueryPlan] | None = None,
+    steps: list[ModelStep] | None = None,
 ) -> list[SearchHit]:
     """Every planned query on every provider; hits deduplicated by URL, best-ranked first.
 
@@ -350,7 +376,12 @@ def _research(
     """
     ranked: dict[str, tuple[int, SearchHit]] = {}
     order = 0
-    for query in plan_queries(claim, now, budget):
+    planned = plan_for_claim(claim, now, budget, services.assist)
+    if plans is not None:
+        plans.append(planned.plan)
+    if steps is not None and planned.step is not None:
+        steps.append(planned.step)
+    for query in planned.queries:
         for provider in services.providers:
             if services.clock() >= deadline:
                 name = getattr(provider, "name", type(provider).__name__)
@@ -456,7 +487,7 @@ def judge_evidence(item: EvidenceItem, claims: Sequence[Claim], judge: Judge) ->
         seen.add(claim.claim_id)
         request = JudgeRequest(
             claim_id=claim.claim_id,
-            claim_text=claim.text,
+            claim_text=checked_text(claim),
             evidence_id=item.evidence_id,
             excerpt=excerpt,
             evidence_text=item.text,

@@ -9,6 +9,7 @@ from icarus.capture import capture_page
 from icarus.capture.ocr import RapidOcrEngine, TesseractEngine
 from icarus.fetching import SafeFetcher, SnapshotStore, WaybackArchive
 from icarus.judges import judge_from_settings
+from icarus.judges.assist import assist_from_settings
 from icarus.ledger import Subject
 from icarus.lookups import registry_from_settings
 from icarus.pipeline.check import CheckServices, fetch_page
@@ -54,6 +55,7 @@ def build_services(
         max_fetches=settings.check_max_fetches,
         max_fetch_seconds=settings.check_max_seconds,
         max_seconds=settings.check_max_seconds,
+        assist=assist_from_settings(settings),
     )
 
 
