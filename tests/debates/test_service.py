@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
 
@@ -25,7 +26,7 @@ from icarus.debates.model import (
     Segment,
     Verdict,
 )
-from icarus.debates.service import ServiceConfig
+from icarus.debates.service import DebateService, ServiceConfig
 from icarus.store import Store
 from icarus.store.debate_tables import DetectionState, PanelState
 from icarus.store.tokens import Role
@@ -583,3 +584,36 @@ def test_roles_are_enforced(store: Store, clock: FakeClock) -> None:
     with pytest.raises(PermissionError):
         service.select_winner(api_caller(), 1, 1)
     assert service.get_debate(reader, debate.id).id == debate.id
+
+
+def test_workers_racing_for_the_same_panels_answer_each_exactly_once(store: Store, clock: FakeClock) -> None:
+    producer = make_service(store, clock, inline=False)
+    debate = producer.create_debate(OPERATOR, DebateSettings(research_modes=[TWO_STEP, DECOMPOSE]))
+    batch = [segment(f"s{n}", f"Taxes rose {n} percent.") for n in range(8)]
+    producer.add_segments(OPERATOR, debate.id, batch)
+    research = ScriptedResearch()
+    workers = [make_service(store, clock, research, inline=False) for _ in range(4)]
+    outcomes: list[str] = []
+
+    def drain(worker: DebateService) -> None:
+        panel_ids = [
+            p.panel_id
+            for c in worker.list_claims(OPERATOR, debate.id)
+            for p in worker.claim_results(OPERATOR, c.claim_id).panels
+        ]
+        for panel_id in panel_ids:  # every worker tries every panel, in the same order: maximum contention
+            outcomes.append(worker.research_panel(panel_id))
+
+    threads = [threading.Thread(target=drain, args=(w,)) for w in workers]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(o.startswith("answered") for o in outcomes) == 16
+    assert len(research.calls) == 16  # nobody researched a panel another worker held
+    events = producer.events_after(OPERATOR, debate.id, 0, 1000)
+    answered = [e for e in events if e.kind == "panel" and e.data["panel"]["state"] == "done"]
+    assert len(answered) == 16 and len({e.data["panel"]["panel_id"] for e in answered}) == 16
+    assert [e.id for e in events] == list(range(1, len(events) + 1))
+    claims = producer.list_claims(OPERATOR, debate.id)
+    assert len(claims) == 8 and all(c.claim_verdict is not None for c in claims)
