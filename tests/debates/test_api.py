@@ -707,6 +707,13 @@ def test_the_feed_carries_each_panel_with_the_current_claim_verdict_and_resumes(
         f"/v1/debates/{debate_id}/events?once=true", headers={**headers, "Last-Event-ID": str(ids[-2])}
     )
     assert [i for i, _k, _d in events_of(resumed.text)] == [ids[-1]]
+    after = site.client.get(f"/v1/debates/{debate_id}/events?once=true&after={ids[-3]}", headers=headers)
+    assert [i for i, _k, _d in events_of(after.text)] == ids[-2:]
+    both = site.client.get(
+        f"/v1/debates/{debate_id}/events?once=true&after={ids[-3]}",
+        headers={**headers, "Last-Event-ID": str(ids[-2])},
+    )
+    assert [i for i, _k, _d in events_of(both.text)] == [ids[-1]]  # a reconnecting browser's header wins
     for junk in ("²".encode(), b"-1", b"9" * 40):
         raw = [(k.encode(), v.encode()) for k, v in headers.items()] + [(b"last-event-id", junk)]
         replay = site.client.get(f"/v1/debates/{debate_id}/events?once=true", headers=raw)

@@ -81,7 +81,8 @@ def test_a_signed_in_reader_sees_each_claim_with_its_answer_and_every_result(sit
     assert "Q42" not in html  # admin-only diagnostics never reach the page of a reader
     assert "The research methods agree" in html
     assert html.count('data-kind="answer"') == 4 and html.count('data-kind="vote"') == 8
-    assert f'data-events="/v1/debates/{debate_id}/events"' in html
+    seen = site.client.get(f"/v1/debates/{debate_id}/events?once=true", headers=api).text.count("\nevent: ")
+    assert f'data-events="/v1/debates/{debate_id}/events?after={seen}"' in html  # no replay on load
     assert "Verification in progress" not in html
 
 

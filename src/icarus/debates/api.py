@@ -77,6 +77,7 @@ DebateQuery = Annotated[
     str, Query(pattern=DEBATE_ID_PATTERN, description="The debate this claim occurrence belongs to.")
 ]
 
+MAX_EVENT_ID: Final = 10**18 - 1  # what an 18-digit Last-Event-ID can name
 RECENT_RESULTS_DEFAULT: Final = 20
 RECENT_RESULTS_MAX: Final = 100
 TRANSCRIPT_TYPES: Final = {
@@ -559,14 +560,18 @@ def build_debate_router(service: DebateService, security: Security) -> APIRouter
         debate_id: DebateId,
         caller: Reader,
         once: Annotated[bool, Query(description="Send the events so far and close.")] = False,
+        after: Annotated[
+            int | None, Query(ge=0, le=MAX_EVENT_ID, description="Start after this event id.")
+        ] = None,
     ) -> StreamingResponse:
         """Server-sent events: `claim`, `panel` (each with the current `claim_verdict`), `claim_verdict`,
-        `speakers` and `detection`. Resumes after `Last-Event-ID`."""
+        `speakers` and `detection`. Resumes after `Last-Event-ID`, else starts after `after`, else at the
+        debate's first event."""
 
         def fetch(after: int, limit: int) -> list[DebateEvent]:
             with _answering():
                 return public_events(service.events_after(caller, debate_id, after, limit), caller)
 
-        return await debate_event_stream(request, debate_id, fetch, once=once)
+        return await debate_event_stream(request, debate_id, fetch, once=once, after=after)
 
     return router

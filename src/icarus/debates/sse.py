@@ -54,13 +54,13 @@ FetchEvents = Callable[[int, int], Sequence[EventLike]]
 """``fetch(after_id, limit)``: the next events, oldest first."""
 
 
-def resume_from(header: str | None) -> int:
-    """The id to resume after: ``Last-Event-ID`` when it is a plain decimal a 64-bit column holds, else 0
-    (the whole feed from its start). ASCII digits only: ``"²".isdigit()`` is true."""
+def resume_from(header: str | None) -> int | None:
+    """The id to resume after: ``Last-Event-ID`` when it is a plain decimal a 64-bit column holds, else
+    None. ASCII digits only: ``"²".isdigit()`` is true."""
     value = (header or "").strip()
     if value.isascii() and value.isdigit() and len(value) <= MAX_ID_DIGITS:
         return int(value)
-    return 0
+    return None
 
 
 def format_debate_event(event: EventLike, debate_id: str) -> str:
@@ -81,8 +81,10 @@ async def debate_event_stream(
     poll_s: float = POLL_S,
     after: int | None = None,
 ) -> StreamingResponse:
-    """The debate's events after ``Last-Event-ID`` (or ``after``); ``once`` sends what exists and closes."""
-    start = resume_from(request.headers.get("last-event-id")) if after is None else after
+    """The debate's events after ``Last-Event-ID``, else after ``after``, else from the start; ``once``
+    sends what exists and closes. The header wins: it is what a reconnecting browser sends."""
+    resumed = resume_from(request.headers.get("last-event-id"))
+    start = resumed if resumed is not None else (after or 0)
     first = await run_in_threadpool(fetch, start, BATCH)  # raises (404) before the response starts
     return StreamingResponse(
         _stream(request, debate_id, fetch, start, list(first), once=once, poll_s=poll_s),

@@ -23,6 +23,7 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, HTTPException, Request, status
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
+from sqlalchemy import func, select
 from starlette.concurrency import run_in_threadpool
 
 from icarus.api.auth import TOKEN_COOKIE, Security
@@ -31,6 +32,8 @@ from icarus.debates.api import caller_for, claim_results_dict
 from icarus.debates.errors import DebateError
 from icarus.debates.model import Basis, Verdict
 from icarus.debates.service import ClaimSummary, DebateService
+from icarus.store.debate_tables import DebateEventRecord
+from icarus.store.repository import Store
 from icarus.store.tokens import Role
 from icarus.web._env import asset, environment
 from icarus.web.model import Links
@@ -42,6 +45,7 @@ __all__ = [
     "VerdictLook",
     "build_debate_pages",
     "claim_card",
+    "last_event_id",
     "render_claim_card",
 ]
 
@@ -98,6 +102,16 @@ def claim_card(summary: ClaimSummary, results: Mapping[str, Any]) -> dict[str, A
         "answer_feedback_url": f"/v1/claims/{claim_id}/feedback",
         "answer_feedback_kind": "answer",
     }
+
+
+def last_event_id(store: Store, debate_id: str) -> int:
+    """The newest event id of the debate's feed (0 when none): the page subscribes after it, so a page
+    load does not replay the whole feed."""
+    with store.reading() as session:
+        found = session.scalar(
+            select(func.max(DebateEventRecord.seq)).where(DebateEventRecord.debate_id == debate_id)
+        )
+    return int(found or 0)
 
 
 def render_claim_card(card: Mapping[str, Any]) -> str:
@@ -213,6 +227,8 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
             return sign_in_page(f"/debates/{debate_id}")
         try:
             debate = service.get_debate(caller, debate_id)
+            # read before the claims: whatever happens after this, the feed delivers
+            seen = last_event_id(service.store, debate_id)
             claims = cards(caller, debate_id)
         except DebateError:
             return not_found()
@@ -225,7 +241,7 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
                 "speakers_waiting": debate.speakers_waiting,
             },
             claims=claims,
-            events_url=f"/v1/debates/{debate_id}/events",
+            events_url=f"/v1/debates/{debate_id}/events?after={seen}",
             card_url=f"/debates/{debate_id}/claims/{{claim_id}}/card",
             event_names=EVENT_NAMES,
             script=Markup(asset("debate.js")),
