@@ -34,6 +34,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from decimal import Decimal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -86,35 +87,50 @@ _EMBED_CHARS = 1500
 _QUOTE_MAX_CHARS = 600  # a "quotation" longer than this is an unbalanced mark, not a quote
 _QUOTED = re.compile(rf"“([^”]{{1,{_QUOTE_MAX_CHARS}}})”|\"([^\"]{{1,{_QUOTE_MAX_CHARS}}})\"")
 _WORDS = re.compile(r"[^\W_]+")
+_TOKEN_SPANS = re.compile(r"\S+")  # what the tokenizer sees between spaces
 _VOCABULARY_MIN_CHARS = 4
 
 
 def packaged_embedder() -> Embedder:
-    """The WordLlama model the judges use, from the installed package (never a download): each text's
-    first ``_EMBED_CHARS`` characters, token vectors mean-pooled to unit length."""
-    # Imported here: the judges' runtime is loaded only when some pair needs an embedding.
+    """The WordLlama model the judges use, from the installed package (never a download): the token
+    vectors of each text's first ``_EMBED_CHARS`` characters, mean-pooled to unit length.
+
+    Static vectors make a text's pool the sum of its words' pools, so each distinct word is tokenised once
+    (alone, its first piece carries the word-start mark it has inside a sentence) and a text's vector is
+    its word counts times the word vectors: the same vectors as ``WordLlama.embed``, at a fraction of
+    the cost.
+    """
+    # Imported here: the judges' runtime (and SciPy) are loaded only when some pair needs an embedding.
+    from scipy.sparse import csr_matrix
+
     from icarus.judges.features import load_wordllama
 
     model = load_wordllama()
     table = np.asarray(model.embedding, dtype=np.float32)
     tokenizer = model.tokenizer
 
-    def embed(texts: list[str]) -> Matrix:
-        from scipy.sparse import csr_matrix  # token counts per text: pooling without a padded array
+    def counts(rows: list[list[int]], width: int) -> Any:
+        lengths = np.array([len(row) for row in rows], dtype=np.int64)
+        columns = np.array([column for row in rows for column in row], dtype=np.int64)
+        indptr = np.concatenate(([0], np.cumsum(lengths)))
+        return csr_matrix(
+            (np.ones(len(columns), dtype=np.float32), columns, indptr), shape=(len(rows), width)
+        )
 
-        encoded = tokenizer.encode_batch(
-            [text[:_EMBED_CHARS] for text in texts], is_pretokenized=False, add_special_tokens=False
-        )
-        ids = [
-            np.asarray(enc.ids, dtype=np.int64)[np.asarray(enc.attention_mask, dtype=bool)] for enc in encoded
+    def embed(texts: list[str]) -> Matrix:
+        word_lists = [_TOKEN_SPANS.findall(text[:_EMBED_CHARS]) for text in texts]
+        vocabulary = {
+            word: n for n, word in enumerate(dict.fromkeys(w for words in word_lists for w in words))
+        }
+        encoded = tokenizer.encode_batch(list(vocabulary), is_pretokenized=False, add_special_tokens=False)
+        limit = len(table) - 1
+        token_rows = [
+            [min(max(i, 0), limit) for i, kept in zip(enc.ids, enc.attention_mask, strict=True) if kept]
+            for enc in encoded
         ]
-        counts = np.array([len(row) for row in ids], dtype=np.int64)
-        flat = np.clip(np.concatenate([*ids, np.zeros(0, dtype=np.int64)]), 0, len(table) - 1)
-        indptr = np.concatenate(([0], np.cumsum(counts)))
-        tokens = csr_matrix(
-            (np.ones(len(flat), dtype=np.float32), flat, indptr), shape=(len(texts), len(table))
-        )
-        vectors = np.asarray(tokens @ table, dtype=np.float32) / np.maximum(counts, 1)[:, None]
+        word_vectors = counts(token_rows, len(table)) @ table
+        text_rows = [[vocabulary[word] for word in words] for words in word_lists]
+        vectors = np.asarray(counts(text_rows, len(vocabulary)) @ word_vectors, dtype=np.float32)
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         unit: Matrix = vectors / np.maximum(norms, 1e-8)
         return unit
@@ -147,7 +163,7 @@ class _Facts:
         self.texts = texts
         self._quotes: dict[int, frozenset[tuple[str, ...]]] = {}
         self._long_enough: dict[int, bool] = {}
-        self._vocabulary: dict[int, frozenset[str]] = {}
+        self._vocabulary: dict[str, frozenset[str]] = {}
         self._seconds = np.array(
             [np.nan if item.published_at is None else item.published_at.timestamp() for item in evidence]
         )
@@ -165,10 +181,11 @@ class _Facts:
         return known
 
     def vocabulary(self, i: int) -> frozenset[str]:
-        known = self._vocabulary.get(i)
+        text = self.texts[i]  # copies share one text: their vocabulary is read once
+        known = self._vocabulary.get(text)
         if known is None:
-            found = _WORDS.findall(self.texts[i])
-            known = self._vocabulary[i] = frozenset(w for w in found if len(w) >= _VOCABULARY_MIN_CHARS)
+            found = _WORDS.findall(text)
+            known = self._vocabulary[text] = frozenset(w for w in found if len(w) >= _VOCABULARY_MIN_CHARS)
         return known
 
     def quotes(self, i: int) -> frozenset[tuple[str, ...]]:
@@ -190,7 +207,10 @@ class _Facts:
 
 
 def _sole_credit(
-    target_sets: set[frozenset[str]], index: Mapping[str, int], group_of: Sequence[int], group: int
+    target_sets: set[frozenset[str]],
+    positions: Callable[[frozenset[str]], frozenset[int]],
+    group_of: Sequence[int],
+    group: int,
 ) -> list[int]:
     """The ledger items that every credit of ``group`` names, outside the group itself, in order.
 
@@ -198,14 +218,14 @@ def _sole_credit(
     group credits no one else, credits two sources, or points at material under review: joining a group
     that cites elsewhere would make the original derive from what the rewrite cites.
     """
-    common: set[int] | None = None
+    common: frozenset[int] | None = None
     for targets in target_sets:
         if any(target.startswith(ARTIFACT_PREFIX) for target in targets):
             return []
-        inside = [index[t] for t in targets if t in index]
+        inside = positions(targets)
         if any(group_of[t] == group for t in inside):
             continue
-        common = set(inside) if common is None else common.intersection(inside)
+        common = inside if common is None else common & inside
         if not common:
             return []
     return sorted(common or ())
@@ -234,10 +254,18 @@ def rewrite_pairs(
         position = index.get(source_id)
         if position is not None:
             credits[group_of[position]].update(target_sets)
+    known_positions: dict[frozenset[str], frozenset[int]] = {}  # a publisher's targets are shared sets
+
+    def positions(targets: frozenset[str]) -> frozenset[int]:
+        found = known_positions.get(targets)
+        if found is None:
+            found = known_positions[targets] = frozenset(index[t] for t in targets if t in index)
+        return found
+
     # (member, candidate originals) per group of rewrites, after every gate but the embedding.
     requests: list[tuple[int, list[int]]] = []
     for group in sorted(credits):
-        candidates = np.array(_sole_credit(credits[group], index, group_of, group), dtype=np.int64)
+        candidates = np.array(_sole_credit(credits[group], positions, group_of, group), dtype=np.int64)
         if not len(candidates):
             continue
         for i in members_of[group]:
