@@ -401,7 +401,10 @@ class JobRunner:
         ledger = Ledger.model_validate(stored.ledger())
         subject = ledger.subject
         post_id = subject.subject_id if subject.kind is SubjectKind.X_POST else None
-        self.service.set_state(check_id, RequestState.RECORDED, now, post_id=post_id)
+        recorded_at = (
+            self._now()
+        )  # the check was updated when its version was recorded, not when the run began
+        self.service.set_state(check_id, RequestState.RECORDED, recorded_at, post_id=post_id)
         self.service.add_event(
             check_id,
             "version",
@@ -414,7 +417,7 @@ class JobRunner:
                 "reason": stored.reason.value,
                 "what_changed": stored.what_changed,
             },
-            now,
+            recorded_at,
         )
         self._plan_rechecks(check_id, self.store.latest(check_id).result(), now)
         self._queue_reviews(check_id, stored.version, stored.result(), ledger)
