@@ -29,7 +29,7 @@ from icarus.ledger.reputation import ReputationMethod, ReputationRecord, SourceT
 from icarus.provenance import ElectionFacts, build_graph, elect_origins
 from icarus.provenance.canonical import find_duplicates, item_canonical_url
 from icarus.provenance.citations import extract_mentions
-from icarus.provenance.embeddings import packaged_embedder
+from icarus.provenance.embeddings import REWRITE_MIN_COSINE, packaged_embedder
 from icarus.provenance.shingles import minhash_signatures, shingle_sets
 from icarus.provenance.similarity import similarity_graph
 from icarus.scoring.icarus.config import ProvenanceSettings, load_policy
@@ -413,6 +413,17 @@ def _rewrite_study(size: int, seed: int, settings: ProvenanceSettings) -> dict[s
         member: cluster_id for cluster_id, members in graph.cluster_members.items() for member in members
     }
     rewrites, independent = len(corpus.paraphrases), len(corpus.independent)
+    # How many independent reports read like their event's original to the embedding alone: the merges
+    # that only the metadata gates prevent.
+    text_of = {item.evidence_id: item.text.lower() for item in items}
+    pairs = sorted(corpus.independent.items())
+    embed = packaged_embedder()
+    reports = embed([text_of[report] for report, _ in pairs])
+    originals = embed([text_of[origin] for _, origin in pairs])
+    alike = int(np.count_nonzero((reports * originals).sum(axis=1) >= float(REWRITE_MIN_COSINE)))
+    credited = sum(
+        1 for report, origin in pairs if any(origin in targets for targets in cited.get(report, ()))
+    )
     in_cluster = sum(1 for r, o in corpus.paraphrases.items() if cluster_of[r] == cluster_of[o])
     merged_cluster = sum(
         1
@@ -437,6 +448,8 @@ def _rewrite_study(size: int, seed: int, settings: ProvenanceSettings) -> dict[s
             _same_group(with_rewrites.copy_groups, corpus.independent) / independent, 4
         ),
         "false_merge_rate_clusters_uncredited": round(merged_cluster / independent, 4),
+        "independent_reports_crediting_the_wire": credited,
+        "independent_reports_alike_by_embedding_alone": round(alike / independent, 4),
         "rewrite_edges": sum(1 for edge in with_rewrites.edges if edge.kind == "rewrite"),
         "similarity_minhash_only_s": round(baseline_s, 3),
         "similarity_with_embeddings_s": round(rewrites_s, 3),
