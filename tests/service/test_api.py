@@ -184,7 +184,19 @@ def test_event_stream_replays_progress_and_the_new_version(client: TestClient, r
     assert [line for line in resumed.splitlines() if line.startswith("id: ")] == [f"id: {ids[-1]}"]
 
 
-@pytest.mark.parametrize("header", ["9" * 30, str(2**63), "-1", "abc"])  # 2**63: past SQLite INTEGER
+@pytest.mark.parametrize("header", ["9" * 5000, "9" * 30, str(2**63), "999999"])  # 2**63: past SQLite INTEGER
+def test_a_last_event_id_past_the_newest_event_resumes_from_now(
+    client: TestClient, runner: JobRunner, header: str
+) -> None:
+    check_id = submit_and_run(client, runner, {"payload": sample_payload()})
+    answer = client.get(
+        f"/v1/checks/{check_id}/events", params={"once": True}, headers={"Last-Event-ID": header}
+    )
+    assert answer.status_code == 200
+    assert "event: " not in answer.text  # nothing replayed, not the whole stream
+
+
+@pytest.mark.parametrize("header", ["-1", "abc", ""])
 def test_an_unreadable_last_event_id_replays_the_stream_from_its_start(
     client: TestClient, runner: JobRunner, header: str
 ) -> None:

@@ -45,11 +45,14 @@ class EventStream:
         self.service, self.poll_s = service, poll_s
 
     async def response(self, request: Request, check_id: str | None, *, once: bool) -> StreamingResponse:
-        header = request.headers.get("last-event-id", "")
-        # ASCII digits only ("²".isdigit() is true), and no more than an event id column holds
-        after = (
-            int(header) if header.isascii() and header.isdigit() and len(header) <= MAX_ID_DIGITS else None
-        )
+        header = request.headers.get("last-event-id", "").strip()
+        after: int | None = None
+        if header.isascii() and header.isdigit():  # ASCII digits only ("²".isdigit() is true)
+            # A client resumes after an id it was sent, never one past the newest: an id beyond it (or
+            # longer than an id column holds) resumes from now, instead of replaying the whole stream or
+            # waiting for ids that do not exist yet.
+            newest = await run_in_threadpool(self.service.last_event_id)
+            after = min(int(header), newest) if len(header) <= MAX_ID_DIGITS else newest
         if after is None:
             # A check's stream starts at its beginning; the all-checks feed starts now.
             after = 0 if check_id is not None or once else await run_in_threadpool(self.service.last_event_id)

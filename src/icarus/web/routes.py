@@ -20,12 +20,14 @@ report, ``/checks/{check_id}/versions/{version}`` one version, ``/methodology`` 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
+from importlib import resources
 from typing import Final
 
 from fastapi import APIRouter
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 
 from icarus.scoring.icarus.config import DEFAULT_POLICY, PolicyConfig
 from icarus.scoring.icarus.config import load_policy as load_shipped_policy
@@ -49,6 +51,9 @@ _POLICY: Final = re.compile(r"^[A-Za-z0-9_.-]{1,40}@[0-9][0-9.]{0,15}$")
 VERSION_CACHE: Final = "public, max-age=300"
 LIVE_CACHE: Final = "no-cache"
 POLICY_CACHE: Final = "public, max-age=3600"
+ICON_CACHE: Final = "public, max-age=86400"
+# HEAD answers like GET without the body (link checkers and uptime probes send it).
+PAGE_METHODS: Final = ["GET", "HEAD"]
 
 
 def render_error_page(heading: str, message: str, links: Links | None = None) -> str:
@@ -91,16 +96,16 @@ def create_web_router(
         cache = VERSION_CACHE if version is not None else LIVE_CACHE
         return HTMLResponse(render_report_page(found, links), headers={"Cache-Control": cache})
 
-    @router.get("/")
+    @router.api_route("/", methods=PAGE_METHODS)
     def dashboard() -> HTMLResponse:
         page = render_dashboard(list(recent_checks()), links)
         return HTMLResponse(page, headers={"Cache-Control": LIVE_CACHE})
 
-    @router.get("/checks/{check_id}")
+    @router.api_route("/checks/{check_id}", methods=PAGE_METHODS)
     def latest_report(check_id: str) -> HTMLResponse:
         return report(check_id, None)
 
-    @router.get("/checks/{check_id}/versions/{version}")
+    @router.api_route("/checks/{check_id}/versions/{version}", methods=PAGE_METHODS)
     def version_report(check_id: str, version: str) -> HTMLResponse:
         if not _VERSION.match(version):
             return not_found("such version of this check")
@@ -116,12 +121,21 @@ def create_web_router(
         page = render_methodology_page(config, links)
         return HTMLResponse(page, headers={"Cache-Control": POLICY_CACHE})
 
-    @router.get("/methodology")
+    @router.api_route("/methodology", methods=PAGE_METHODS)
     def default_methodology() -> HTMLResponse:
         return methodology(default_policy)
 
-    @router.get("/methodology/{ref}")
+    @router.api_route("/methodology/{ref}", methods=PAGE_METHODS)
     def policy_methodology(ref: str) -> HTMLResponse:
         return methodology(ref)
 
+    @router.api_route("/favicon.ico", methods=PAGE_METHODS, response_class=Response)
+    def favicon() -> Response:
+        return Response(_favicon(), media_type="image/x-icon", headers={"Cache-Control": ICON_CACHE})
+
     return router
+
+
+@functools.cache
+def _favicon() -> bytes:
+    return resources.files("icarus.web").joinpath("static", "favicon.ico").read_bytes()
