@@ -102,14 +102,15 @@ def necessity_problem(anchor: str, statement: str, subject_text: str, as_of_anch
     """Why the implication fails tests 2–4, in plain words, or "" when it is necessary."""
     if as_of_anchor is not Disposition.CHECKABLE:
         return f"its anchor is not a literal assertion ({as_of_anchor.value.replace('_', ' ')})"
-    haystack = " ".join(subject_text.split()).casefold()
-    new_numbers = [n for n in _NUMBER.findall(statement) if n.casefold() not in haystack]
+    given = set(_NUMBER.findall(subject_text))
+    new_numbers = [n for n in _NUMBER.findall(statement) if n not in given]
     if new_numbers:
         return f"it states figures the post does not give: {', '.join(new_numbers[:3])}"
+    words = " ".join(subject_text.split()).casefold()
     new_names = [
         name
-        for name in _NAME.findall(statement)
-        if name.casefold() not in haystack and name.split()[0].casefold() not in _SENTENCE_OPENERS
+        for name in (_without_opener(run) for run in _NAME.findall(statement))
+        if name and not re.search(rf"(?<!\w){re.escape(name.casefold())}(?!\w)", words)
     ]
     if new_names:
         return f"it names what the post does not: {', '.join(new_names[:3])}"
@@ -126,6 +127,13 @@ def necessity_problem(anchor: str, statement: str, subject_text: str, as_of_anch
 _SENTENCE_OPENERS = frozenset(
     {"the", "a", "an", "it", "its", "this", "that", "these", "those", "there", "in"}
 )
+
+
+def _without_opener(run: str) -> str:
+    words = run.split()
+    while words and words[0].casefold() in _SENTENCE_OPENERS:
+        words.pop(0)
+    return " ".join(words)
 
 
 def propose_implied(subject: Subject, found: ClaimSet, assist: ModelAssist) -> tuple[list[Claim], ModelStep]:
