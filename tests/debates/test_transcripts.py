@@ -362,3 +362,14 @@ def test_a_line_of_digits_is_refused_before_the_caption_library_sees_it(fmt: str
     assert error.line == (6 if fmt == "vtt" else 4)
     assert "digits" in error.reason
     assert time.perf_counter() - started < 1
+
+
+def test_stray_text_with_a_long_number_is_named_without_scanning_it() -> None:
+    # Read whole, srt tries its patterns at every position of a stretch it cannot read: cubic in digits.
+    cue = b"1\n00:00:01,000 --> 00:00:02,000\nHello.\n"
+    started = time.perf_counter()
+    before = _error(b"x " + b"1" * 5_000 + b"\n\n" + cue)
+    bad_timing = _error(cue.replace(b"00:00:01,000", b"00:00:0x,000") + b"x " + b"1" * 5_000 + b"\n")
+    assert time.perf_counter() - started < 1
+    assert (before.line, before.reason[:16]) == (1, "text outside a c")
+    assert (bad_timing.line, bad_timing.reason[:20]) == (2, "malformed cue timing")

@@ -58,7 +58,7 @@ MAX_LINES: Final = 200_000
 """Most lines a transcript may have: ten per cue at the segment cap, so a caption library is never handed
 millions of one-character lines to read."""
 
-MAX_NUMBER_RUN: Final = 32
+MAX_NUMBER_RUN: Final = 16
 """Most digits and separators a caption line may open with ("00:00:01,000" has twelve)."""
 
 _FORMAT_SNIFF_LINES: Final = 5
@@ -437,67 +437,85 @@ def _blocks(text: str) -> Iterator[tuple[int, list[str]]]:
 
 
 def _parse_srt(text: str) -> list[Segment]:
-    try:
-        subtitles = list(srt.parse(text))
-    except srt.SRTParseError as error:
-        line, what = _locate_srt_error(text, error.expected_start, error.actual_start)
-        raise TranscriptError(what, line) from None
-    except ValueError as error:  # srt.TimestampParseError and index oddities
-        raise TranscriptError(f"malformed SRT: {error}") from None
-    timing_lines = [number for number, line in enumerate(text.split("\n"), start=1) if "-->" in line]
-    if len(timing_lines) != len(subtitles):
-        timing_lines = []
-    indexes = [subtitle.index for subtitle in subtitles]
-    usable = None not in indexes and len(set(indexes)) == len(indexes)
     builder = _SegmentBuilder()
-    for position, subtitle in enumerate(subtitles, start=1):
-        timing_line = timing_lines[position - 1] if timing_lines else None
-        orphan = _ORPHAN_INDEX.search(subtitle.content)
+    cues = list(_srt_cue_blocks(text))
+    subtitles = [(first, timing, _read_srt_cue(block, first, timing)) for first, timing, block in cues]
+    indexes = [subtitle.index for _, _, subtitle in subtitles]
+    usable = None not in indexes and len(set(indexes)) == len(indexes)
+    for position, (_, timing, subtitle) in enumerate(subtitles, start=1):
+        content: str = subtitle.content
+        orphan = _ORPHAN_INDEX.search(content)
         if orphan:
             # srt reads a blank line inside a cue as part of its text; a lone number after one is the
-            # index of a cue whose timing line is missing.
-            content_text: str = subtitle.content
-            where = timing_line + 1 + content_text.count("\n", 0, orphan.start(1)) if timing_line else None
+            # number of a cue whose timing line is missing.
+            where = timing + 1 + content.count("\n", 0, orphan.start(1))
             raise TranscriptError(
                 f"cue {orphan.group(1)} has no timing line (expected HH:MM:SS,mmm --> HH:MM:SS,mmm)", where
             )
-        content = _ASS_OVERRIDE.sub("", subtitle.content)
         builder.add_cue(
             _Cue(
                 base_id=f"srt-{subtitle.index if usable else position}",
-                line=timing_line,
+                line=timing,
                 start_s=_seconds(subtitle.start),
                 end_s=_seconds(subtitle.end),
-                lines=[(None, html.unescape(_TAG.sub("", line))) for line in content.split("\n")],
+                lines=[
+                    (None, html.unescape(_TAG.sub("", line)))
+                    for line in _ASS_OVERRIDE.sub("", content).split("\n")
+                ],
             )
         )
     return builder.segments
 
 
+def _srt_cue_blocks(text: str) -> Iterator[tuple[int, int, str]]:
+    """Each cue's text for ``srt`` to read on its own, with the numbers of its first and timing lines.
+
+    A cue runs from its number line (or its timing line) to the next cue's. ``srt`` reads a whole file by
+    trying its patterns at every position of any stretch it cannot read, which is cubic in a run of
+    digits there; handed one cue at a time it never scans such a stretch.
+    """
+    lines = text.split("\n")
+    starts: list[tuple[int, int]] = []  # (first line index, timing line index)
+    for index, line in enumerate(lines):
+        if "-->" in line:
+            numbered = index > 0 and _SRT_INDEX.fullmatch(lines[index - 1].strip()) is not None
+            starts.append((index - 1 if numbered else index, index))
+    leading = starts[0][0] if starts else len(lines)
+    for index in range(leading):
+        if lines[index].strip():
+            raise TranscriptError(f"text outside a cue: {lines[index].strip()[:80]!r}", index + 1)
+    for number, (first, timing) in enumerate(starts):
+        end = starts[number + 1][0] if number + 1 < len(starts) else len(lines)
+        yield first + 1, timing + 1, "\n".join(lines[first:end]) + "\n"
+
+
+def _read_srt_cue(block: str, first: int, timing: int) -> srt.Subtitle:
+    lines = block.split("\n")
+    header = "\n".join(lines[: timing - first + 1]) + "\n"
+    # The number and timing are read first: a cue that does not start as srt expects would otherwise be
+    # scanned position by position, text and all.
+    for part in (header, block):
+        try:
+            subtitles = list(srt.parse(part))
+        except srt.SRTParseError:
+            subtitles = []
+        except ValueError as error:  # srt.TimestampParseError
+            raise TranscriptError(f"malformed cue timing: {error}", timing) from None
+        if len(subtitles) != 1:
+            raise TranscriptError(
+                f"malformed cue timing {lines[timing - first].strip()[:80]!r} "
+                "(expected HH:MM:SS,mmm --> HH:MM:SS,mmm)",
+                timing,
+            )
+    return subtitles[0]
+
+
+_SRT_INDEX = re.compile(srt.RGX_INDEX)
 _ORPHAN_INDEX = re.compile(r"\n[ \t]*\n[ \t]*(\d+)[ \t]*(?:\n|$)")
 
 
 def _seconds(value: timedelta) -> float:
     return round(value.total_seconds(), 3)
-
-
-def _locate_srt_error(text: str, expected: int, actual: int) -> tuple[int, str]:
-    """The line and the reason for the stretch of an SRT file the ``srt`` library could not read."""
-    stretch = text[expected:actual]
-    skipped = len(stretch) - len(stretch.lstrip())
-    first = text.count("\n", 0, expected + skipped) + 1
-    lines = stretch.strip().split("\n")
-    for offset, line in enumerate(lines):
-        if "-->" in line:
-            return first + offset, (
-                f"malformed cue timing {line.strip()[:80]!r} (expected HH:MM:SS,mmm --> HH:MM:SS,mmm)"
-            )
-    if len(lines) >= 2 and lines[0].strip().isdigit():
-        return (
-            first + 1,
-            f"cue {lines[0].strip()} has no timing line (expected HH:MM:SS,mmm --> HH:MM:SS,mmm)",
-        )
-    return first, f"text outside a cue: {lines[0].strip()[:80]!r}"
 
 
 # Plain text ----------------------------------------------------------------------------------------------
