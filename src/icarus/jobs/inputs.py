@@ -19,6 +19,7 @@ from icarus.capture.x_api import XApiClient, tweet_id_from
 from icarus.fetching import FetchError, SafeFetcher, SnapshotStore
 from icarus.fetching.guard import has_unsafe_characters
 from icarus.ledger import Subject
+from icarus.pipeline.addresses import web_address
 from icarus.scoring.icarus.config import POLICY_FILES
 from icarus.settings import Settings
 
@@ -69,12 +70,15 @@ class CheckInput(BaseModel):
     @field_validator("url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
-        if value is not None and not value.startswith(("http://", "https://")):
-            raise ValueError("url must start with http:// or https://")
-        if value is not None and has_unsafe_characters(value):
+        if value is None:
+            return None
+        if has_unsafe_characters(value):
             # the guard would refuse it anyway; refused now, the worker never stores an error quoting it
             raise ValueError("url contains whitespace, control characters or backslashes")
-        return value
+        address = web_address(value)  # HTTP:// as well: a scheme's letter case means nothing
+        if address is None:
+            raise ValueError("url must start with http:// or https://")
+        return address
 
     @field_validator("post")
     @classmethod

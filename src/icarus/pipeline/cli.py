@@ -16,6 +16,7 @@ from icarus.capture import CaptureError, capture_text, capture_x_mention
 from icarus.capture.x_api import XApiClient
 from icarus.fetching import FetchError, SafeFetcher, SnapshotStore
 from icarus.ledger import Subject
+from icarus.pipeline.addresses import foreign_scheme, web_address
 from icarus.pipeline.check import CheckOutput, CheckServices, run_check
 from icarus.pipeline.services import build_services, capture_web_page
 from icarus.reports.render import render_console, render_markdown
@@ -70,10 +71,16 @@ def _subject(
         assert outcome.subject is not None
         return outcome.subject
     assert text is not None
-    if text.startswith(("http://", "https://")):
+    address = web_address(text.strip())
+    if address is not None:
         with SafeFetcher() as fetcher:
-            subject, _ref = capture_web_page(text, fetcher, snapshots)
+            subject, _ref = capture_web_page(address, fetcher, snapshots)
         return subject
+    scheme = foreign_scheme(text)
+    if scheme is not None:
+        _fail(
+            f"{scheme}:// addresses cannot be checked: give an http:// or https:// address, or the text itself"
+        )
     return capture_text(text, now)
 
 
