@@ -6,10 +6,12 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import numpy as np
+import pytest
 
 from icarus.ledger.evidence import EvidenceItem, SourceClass
-from icarus.provenance import build_graph
+from icarus.provenance import build_graph, embeddings
 from icarus.provenance.canonical import find_duplicates, item_canonical_url
+from icarus.provenance.citations import extract_mentions
 from icarus.provenance.embeddings import (
     REWRITE_MIN_COSINE,
     REWRITE_WINDOW,
@@ -82,15 +84,14 @@ def _similarity(
     evidence: list[EvidenceItem], settings: ProvenanceSettings, embedder: bool = True
 ) -> SimilarityResult:
     items = sorted(evidence, key=lambda entry: entry.evidence_id)
-    graph = build_graph(items, [], settings)
+    canonical = {entry.evidence_id: item_canonical_url(entry) for entry in items}
     cited: dict[str, list[frozenset[str]]] = {}
-    for edge in graph.citation_edges:
-        cited.setdefault(edge.source, []).append(frozenset({edge.target}))
-    urls = {entry.evidence_id: item_canonical_url(entry) for entry in items}
+    for mention in extract_mentions(items, canonical, []):
+        cited.setdefault(mention.source, []).append(frozenset(mention.targets))
     return similarity_graph(
         items,
         settings,
-        find_duplicates(items, urls),
+        find_duplicates(items, canonical),
         cited,
         rewrite_embedder=packaged_embedder if embedder else None,
     )
@@ -220,3 +221,19 @@ def test_quoted_runs_read_curly_and_straight_quotes() -> None:
     assert ("we", "will", "rebuild", "every", "home") in runs
     assert ("no", "one", "was", "hurt", "at") in runs
     assert quoted_runs('a "short quote" only') == frozenset()
+
+
+def test_only_the_credited_items_closest_in_time_are_weighed(
+    settings: ProvenanceSettings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A publisher with thousands of items cannot make the step quadratic: past the cap, the credited items
+    nearest in time are the ones weighed."""
+    evidence = [
+        _reuters("rt-a", RATES, minutes=80),  # nearer the rewrite in time, another story
+        _reuters("rt-b", FIRE),
+        item("courier", publisher="Daily Courier", text=FIRE_REWRITE_UNQUOTED, minutes=90),
+    ]
+    monkeypatch.setattr(embeddings, "REWRITE_MAX_CANDIDATES", 1)
+    assert ("courier",) in _similarity(evidence, settings).copy_groups
+    monkeypatch.setattr(embeddings, "REWRITE_MAX_CANDIDATES", 2)
+    assert ("courier", "rt-b") in _similarity(evidence, settings).copy_groups

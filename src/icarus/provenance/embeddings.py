@@ -45,6 +45,7 @@ from icarus.provenance.citations import ARTIFACT_PREFIX
 __all__ = [
     "QUOTE_RUN_WORDS",
     "REWRITE_MARGIN",
+    "REWRITE_MAX_CANDIDATES",
     "REWRITE_MIN_COSINE",
     "REWRITE_MIN_SHARED_VOCABULARY",
     "REWRITE_MIN_WORDS",
@@ -70,6 +71,10 @@ QUOTE_RUN_WORDS = 5
 
 REWRITE_MIN_WORDS = 30
 """Below this many words a text's embedding says too little about which story it tells."""
+
+REWRITE_MAX_CANDIDATES = 256
+"""At most this many credited items (the closest in time) are weighed for one rewrite: a publisher with
+thousands of items in a ledger cannot make the step quadratic."""
 
 REWRITE_MIN_SHARED_VOCABULARY = Decimal("0.20")
 """Jaccard of two texts' distinct words of four letters or more: a retelling keeps the story's names,
@@ -169,9 +174,14 @@ class _Facts:
         )
 
     def in_window(self, i: int, candidates: npt.NDArray[np.int64]) -> list[int]:
-        """The candidates published within ``REWRITE_WINDOW`` of ``i`` (none when either is undated)."""
+        """The candidates published within ``REWRITE_WINDOW`` of ``i`` (none when either is undated), at
+        most ``REWRITE_MAX_CANDIDATES`` of them, the closest in time (ties: the lowest position), in order."""
         gap = np.abs(self._seconds[candidates] - self._seconds[i])  # NaN, so never within, when undated
-        within: list[int] = candidates[gap <= REWRITE_WINDOW.total_seconds()].tolist()
+        inside = np.flatnonzero(gap <= REWRITE_WINDOW.total_seconds())
+        if len(inside) > REWRITE_MAX_CANDIDATES:
+            nearest = inside[np.lexsort((inside, gap[inside]))[:REWRITE_MAX_CANDIDATES]]
+            inside = np.sort(nearest)
+        within: list[int] = candidates[inside].tolist()
         return within
 
     def long_enough(self, i: int) -> bool:
