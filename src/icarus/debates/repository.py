@@ -620,8 +620,12 @@ def winner_rows(session: Session, claim_id: int) -> list[WinnerSelectionRecord]:
 
 
 def add_event(session: Session, debate_id: str, kind: str, data: Mapping[str, Any], now: datetime) -> int:
-    """Append an event with the debate's next number. Two writers that pick the same number collide on the
-    unique pair and the later one's transaction is retried, so numbers follow commit order."""
+    """Append an event with the debate's next number, so numbers follow commit order. On PostgreSQL the
+    debate row is locked first: a second writer waits and then reads the first one's number. (Should two
+    writers still pick the same number, the unique pair refuses the later and its transaction is retried.)
+    SQLite writers are serial already."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(select(DebateRecord.id).where(DebateRecord.id == debate_id).with_for_update())
     last = session.scalar(
         select(func.max(DebateEventRecord.seq)).where(DebateEventRecord.debate_id == debate_id)
     )

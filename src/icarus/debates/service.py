@@ -360,7 +360,6 @@ class DebateService:
         self.dispatcher = dispatcher
         self.inline = inline
         self.worker_id = uuid.uuid4().hex[:16]
-        self._inline_lock = threading.Lock()
 
     # --- debates ---------------------------------------------------------------------------------------
 
