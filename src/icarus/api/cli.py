@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import ipaddress
 import signal
 import subprocess
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Annotated
+from typing import Annotated, Any, Final
 
 import typer
 from rich.console import Console
@@ -19,7 +20,9 @@ from icarus.settings import Settings
 from icarus.store.tables import INTEGER_MAX
 from icarus.store.tokens import TokenStore
 
-__all__ = ["serve_command", "token_app"]
+__all__ = ["proxy_options", "serve_command", "token_app"]
+
+DEFAULT_TRUSTED_PROXIES: Final = "127.0.0.1"  # uvicorn's own default: a proxy on the same host
 
 token_app = typer.Typer(no_args_is_help=True, help="API tokens: create, list, revoke.")
 err = Console(stderr=True)
@@ -42,12 +45,25 @@ def serve_command(
             "--threads", min=1, max=64, help="Threads of that worker (default ICARUS_WORKER_THREADS)."
         ),
     ] = None,
+    trusted_proxies: Annotated[
+        str,
+        typer.Option(
+            "--trusted-proxies",
+            help="Comma-separated addresses or networks of the proxies whose X-Forwarded-For (and "
+            "X-Forwarded-Proto) name the client, as rate limits see it; '*' trusts any, 'none' no proxy.",
+        ),
+    ] = DEFAULT_TRUSTED_PROXIES,
 ) -> None:
     """Serve the API under /v1, the pages at /, and (unless --no-worker) run a worker beside it."""
     import uvicorn
 
     from icarus.api.app import create_app
 
+    try:
+        proxies = proxy_options(trusted_proxies)
+    except ValueError as exc:
+        _fail(f"--trusted-proxies: {exc}")
+        return
     settings = Settings()
     app = create_app(settings)  # opens (and migrates) the store before the worker starts
     supervisor = None
@@ -63,10 +79,27 @@ def serve_command(
     # this one that is SystemExit, so the worker below is stopped instead of left running on its own.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     try:
-        uvicorn.run(app, host=host, port=port, log_level="info")
+        uvicorn.run(app, host=host, port=port, log_level="info", **proxies)
     finally:
         if supervisor is not None:
             supervisor.stop()
+
+
+def proxy_options(trusted: str) -> dict[str, Any]:
+    """uvicorn's options for ``--trusted-proxies``: 'none' turns forwarded headers off, '*' trusts any
+    peer, else each comma-separated part must be an IP address or network."""
+    value = trusted.strip()
+    if value.lower() == "none" or not value:
+        return {"proxy_headers": False}
+    if value == "*":
+        return {"proxy_headers": True, "forwarded_allow_ips": "*"}
+    parts = [part.strip() for part in value.split(",") if part.strip()]
+    for part in parts:
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise ValueError(f"{part!r} is not an IP address or network") from None
+    return {"proxy_headers": True, "forwarded_allow_ips": parts}
 
 
 def _spawn_worker(command: Sequence[str]) -> subprocess.Popen[bytes]:
