@@ -138,6 +138,8 @@ def test_plain_text_without_labels_has_no_speaker() -> None:
         ("[APPLAUSE] Hello", (None, "Hello")),
         ("Here's the thing: taxes rose", (None, "Here's the thing: taxes rose")),
         ("At 10:30 the vote began", (None, "At 10:30 the vote began")),
+        ("Look: rents doubled", (None, "Look: rents doubled")),
+        ("Q: Why?", ("Q", "Why?")),
         ("See https://example.org: it", (None, "See https://example.org: it")),
     ],
 )

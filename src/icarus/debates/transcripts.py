@@ -115,6 +115,12 @@ _NAME_LABEL = re.compile(
 _BRACKET_LABEL = re.compile(r"[\[(](?P<label>[^\])\n]{1,60})[\])][ \t]*:?(?:[ \t]+|$)")
 _LINE_LEAD = re.compile(r"[ \t]*(?:>>+[ \t]*)?(?:-[ \t]+)?")
 _NAME_PARTICLES: Final = frozenset("de da del der di du la le van von bin al y el dos das".split())
+# Words a speaker opens a sentence with before a colon ("Look: rents doubled."), never a speaker.
+_NOT_LABELS: Final = frozenset(
+    """look listen note fact facts question yes no well okay ok so now again first second third finally
+    remember update breaking warning correction example translation summary result results point truth
+    reality""".split()
+) | {"bottom line", "the truth", "the point", "the fact"}
 _SOUND_CUES: Final = frozenset(
     """applause laughter laughs laughing crosstalk inaudible unintelligible indistinct music cheering cheers
     booing boos silence noise overlapping background coughs coughing pause sighs chuckles beep bell gavel
@@ -144,7 +150,7 @@ def split_speaker(line: str) -> tuple[str | None, str]:
         label = named.group("label").strip()
         words = label.split()
         titled = all(w[0].isupper() or w[0].isdigit() or w in _NAME_PARTICLES for w in words)
-        if titled and len(label) <= MAX_LABEL_CHARS:
+        if titled and len(label) <= MAX_LABEL_CHARS and label.lower() not in _NOT_LABELS:
             return label, line[named.end() :].strip()
     return None, line[start:].strip()
 
