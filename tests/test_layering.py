@@ -35,7 +35,6 @@ FORBIDDEN_PACKAGES = (
     "icarus.xbot",
     "icarus.cli",
     "icarus.commands",
-    "icarus.models_cli",
     "icarus_training",
 )
 # Libraries a scoring module has no business importing itself: databases, HTTP, LLM clients, command lines.
@@ -107,7 +106,7 @@ def test_no_scoring_module_is_a_command_line() -> None:
 
 def test_the_check_itself_catches_each_kind_of_edge() -> None:
     assert _forbidden("icarus.store.engine") and _forbidden("icarus.research")
-    assert _forbidden("icarus.reputation.cli") and _forbidden("icarus.models_cli")
+    assert _forbidden("icarus.reputation.cli") and _forbidden("icarus.commands.models")
     assert _forbidden("sqlalchemy.orm") and _forbidden("icarus_training.train")
     assert not _forbidden("icarus.provenance") and not _forbidden("icarus.storey")
 

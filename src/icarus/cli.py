@@ -76,11 +76,11 @@ COMMANDS: dict[str, LazyCommand] = {
         "the newest mention, so old mentions are never answered in bulk.",
     ),
     "models": LazyCommand(
-        "icarus.models_cli:models_command",
+        "icarus.commands.models:models_command",
         "List every registered scoring model with its family and config hash.",
     ),
     "compare": LazyCommand(
-        "icarus.models_cli:compare_command",
+        "icarus.commands.models:compare_command",
         "Score one ledger under two models; print both results and where they differ and why.",
     ),
     "eval": LazyCommand(

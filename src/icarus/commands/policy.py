@@ -19,7 +19,7 @@ def policy_show(
 ) -> None:
     """Print a model's methodology page as Markdown, rendered from its config (any registered model)."""
     if not ref.startswith("icarus@"):
-        from icarus.models_cli import methodology_for
+        from icarus.commands.models import methodology_for
 
         sys.stdout.write(methodology_for(ref))
         return

@@ -49,7 +49,7 @@ def score(
     if model is not None and not model.startswith("icarus@"):
         if as_html:
             fail("--html shows results of the icarus@ policies; use --json or --md with other models")
-        from icarus.models_cli import score_with_model
+        from icarus.commands.models import score_with_model
 
         score_with_model(ledger, model, as_json, as_md)
         return

@@ -1,5 +1,5 @@
 """Commands over the model registry: ``icarus models``, ``icarus compare`` and the generic parts of
-``icarus score --model`` and ``icarus policy show`` (mounted in ``icarus.cli``)."""
+``icarus score --model`` and ``icarus policy show`` (listed in ``icarus.cli``)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from icarus.commands.errors import fail
 from icarus.ledger import LedgerError, load_ledger
 from icarus.scoring.compare import compare
 from icarus.scoring.registry import ScoringModel, UnknownModelError, default_registry, get_model
-
-err = Console(stderr=True)
-
-
-def _fail(message: str) -> None:
-    err.print(f"[red]error:[/red] {escape(message)}", soft_wrap=True, highlight=False)
-    raise typer.Exit(2)
 
 
 def _write_json(data: Any) -> None:
@@ -52,8 +46,7 @@ def load_model(ref: str) -> ScoringModel:
     try:
         return get_model(ref)
     except (UnknownModelError, ValueError) as exc:
-        _fail(str(exc))
-        raise  # unreachable: _fail exits
+        fail(str(exc))
 
 
 def score_with_model(ledger_path: Path, ref: str, as_json: bool, as_md: bool) -> None:
@@ -62,8 +55,7 @@ def score_with_model(ledger_path: Path, ref: str, as_json: bool, as_md: bool) ->
     try:
         result = model.score(load_ledger(ledger_path))
     except LedgerError as exc:
-        _fail(str(exc))
-        return
+        fail(str(exc))
     if as_json:
         _write_json(result)
     elif as_md:
@@ -102,13 +94,12 @@ def compare_command(
     """Score one ledger under two models; print both results and where they differ and why."""
     refs = [ref.strip() for ref in models.split(",") if ref.strip()]
     if len(refs) != 2:
-        _fail(f"--models takes two models separated by a comma (got {models!r})")
+        fail(f"--models takes two models separated by a comma (got {models!r})")
     model_a, model_b = load_model(refs[0]), load_model(refs[1])
     try:
         comparison = compare(load_ledger(ledger), model_a, model_b)
     except LedgerError as exc:
-        _fail(str(exc))
-        return
+        fail(str(exc))
     if as_json:
         _write_json(comparison)
         return
