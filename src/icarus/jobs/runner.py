@@ -36,7 +36,7 @@ from icarus.jobs.schedule import (
     search_retry_slot,
     search_unavailable,
 )
-from icarus.ledger import CheckHistory, Ledger, PriorRun, Subject, SubjectKind
+from icarus.ledger import CheckHistory, Ledger, PriorRun, ReputationMethod, Subject, SubjectKind
 from icarus.pipeline.check import CheckOutput, CheckServices, run_check
 from icarus.reputation.review import enqueue_from_result
 from icarus.scoring.icarus.config import load_policy
@@ -416,6 +416,7 @@ class JobRunner:
                 "band": stored.band,
                 "reason": stored.reason.value,
                 "what_changed": stored.what_changed,
+                "scored_with": self._scored_with(ledger, stored.policy, stored.config_hash),
             },
             recorded_at,
         )
@@ -426,6 +427,28 @@ class JobRunner:
                 self.announce(check_id, stored.version, stored.result())
             except Exception:  # a failed announcement must never undo or repeat a recorded version
                 log.exception("announcing version %s of check %s failed", stored.version, check_id)
+
+    def _scored_with(self, ledger: Ledger, policy: str, config_hash: str) -> dict[str, Any]:
+        """What a version was scored with, as its ledger and result record it: the policy, the judges
+        that answered, and how many sources' reputations were on file (the service's record files and the
+        shipped ones) or only estimated (H4)."""
+        judges = sorted(
+            {
+                f"{judgment.stance.judge.provider}@{judgment.stance.judge.version}"
+                for item in ledger.evidence
+                for judgment in item.judgments
+            }
+        )
+        methods = [item.reputation.method for item in ledger.evidence]
+        estimated = sum(1 for method in methods if method is ReputationMethod.HEURISTIC)
+        return {
+            "policy": policy,
+            "config_hash": config_hash,
+            "judges": judges,
+            "reputation_files": [str(path) for path in self.settings.reputation_files],
+            "reputation_on_file": len(methods) - estimated,
+            "reputation_estimated": estimated,
+        }
 
     def _queue_reviews(self, check_id: str, version: int, result: dict[str, Any], ledger: Ledger) -> None:
         """H4: queue the recorded version's review requests (estimates that could change its label) for a
