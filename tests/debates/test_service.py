@@ -617,3 +617,19 @@ def test_workers_racing_for_the_same_panels_answer_each_exactly_once(store: Stor
     assert [e.id for e in events] == list(range(1, len(events) + 1))
     claims = producer.list_claims(OPERATOR, debate.id)
     assert len(claims) == 8 and all(c.claim_verdict is not None for c in claims)
+
+
+def test_a_rebuild_keeps_unchanged_answers_and_restores_a_lost_one(store: Store, clock: FakeClock) -> None:
+    service = make_service(store, clock)
+    debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[TWO_STEP, DECOMPOSE]))
+    service.add_segments(OPERATOR, debate.id, [segment("s1", "Taxes rose 5 percent.")])
+    [claim] = service.list_claims(OPERATOR, debate.id)
+    assert service.rebuild_verdicts(OPERATOR) == 0  # nothing changed, nothing rewritten
+    from icarus.debates import repository as repo
+
+    store.transaction(lambda s: repo.store_claim_verdict(s, claim.claim_id, None, clock.now))  # a lost answer
+    assert service.claim_results(OPERATOR, claim.claim_id).claim_verdict is None
+    assert service.rebuild_verdicts(OPERATOR, debate.id) == 1
+    assert service.claim_results(OPERATOR, claim.claim_id).claim_verdict == claim.claim_verdict
+    with pytest.raises(PermissionError):
+        service.rebuild_verdicts(api_caller(role=Role.REVIEWER))

@@ -849,6 +849,33 @@ class DebateService:
             self._visible(session, caller, debate_id)
             return repo.events_after(session, debate_id, max(0, last_id), max(1, min(limit, 1000)))
 
+    def rebuild_verdicts(self, caller: Caller, debate_id: str | None = None) -> int:
+        """Build every claim's answer again from its panels (one debate, or all); how many changed.
+
+        Agreements come back without an adjudication call; an unchanged valid adjudicated answer survives
+        (``build_claim_verdict``). For an upgrade that changes how answers are built, or a backfill."""
+        caller.require(Role.ADMIN, "rebuilding claim verdicts")
+        with self.store.reading() as session:
+            query = select(DebateClaimRecord.id).where(DebateClaimRecord.withheld.is_(None))
+            if debate_id is not None:
+                self._visible(session, caller, debate_id)
+                query = query.where(DebateClaimRecord.debate_id == debate_id)
+            claim_ids = list(session.scalars(query.order_by(DebateClaimRecord.id)).all())
+        changed = 0
+        for claim_id in claim_ids:
+
+            def work(session: Session, claim_id: int = claim_id) -> bool:
+                claim = session.scalars(
+                    select(DebateClaimRecord).where(DebateClaimRecord.id == claim_id).with_for_update()
+                ).one()
+                debate = repo.debate_row(repo.debate_record(session, claim.debate_id))
+                before = repo.claim_verdict(session, claim_id)
+                self._recompute(session, claim, debate, self.clock())
+                return repo.claim_verdict(session, claim_id) != before
+
+            changed += self.store.transaction(work)
+        return changed
+
     # --- workers ---------------------------------------------------------------------------------------
 
     def research_panel(self, panel_id: int, owner: str | None = None) -> str:
