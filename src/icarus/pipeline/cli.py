@@ -146,7 +146,7 @@ def run_check_command(
     if output == "json":
         sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
     elif output == "md":
-        sys.stdout.write(render_markdown(result))
+        sys.stdout.write(render_markdown(result, outcome.ledger))
     elif output == "html":
         sys.stdout.write(_report_page(outcome, services, settings.public_url))
     else:
