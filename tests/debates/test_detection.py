@@ -14,6 +14,7 @@ from types import ModuleType
 import pytest
 
 from icarus.debates.detection import (
+    LiveDetector,
     detect_claims,
     is_small_talk,
     name_speakers,
@@ -256,3 +257,51 @@ def test_the_checkworthiness_floor_is_inclusive() -> None:
 def test_out_of_range_settings_are_refused(budget: int, floor: float) -> None:
     with pytest.raises(ValueError):
         detect_claims([], {}, max_claims_per_segment=budget, min_checkworthiness=floor)
+
+
+# Live stream ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("batch", [1, 10])
+def test_a_live_stream_reports_every_claim_once_and_loses_none(
+    debate: tuple[ModuleType, list[Segment], list[DetectedClaim], float], batch: int
+) -> None:
+    _, segments, claims, _ = debate
+    live = LiveDetector(as_of=DEBATE_DAY)
+    reported: list[DetectedClaim] = []
+    for start in range(0, len(segments), batch):
+        reported += live.feed(segments[start : start + batch], {})
+    reported += live.flush({})
+    keys = [(tuple(claim.segment_ids), claim.text) for claim in reported]
+    assert len(keys) == len(set(keys))
+    assert {(tuple(claim.segment_ids), claim.text) for claim in claims} <= set(keys)
+    # Beyond those, only a repeat of the same words later in a turn, which a whole reading keeps once.
+    assert {claim.text for claim in reported} == {claim.text for claim in claims}
+
+
+def test_a_sentence_cut_between_batches_is_reported_whole_once_it_ends() -> None:
+    first, second = _segments(
+        ("SPEAKER_2", "Unemployment in Norvale fell from 6.8 percent"),
+        ("SPEAKER_2", "in 2018 to 4.2 percent in 2024."),
+    )
+    live = LiveDetector(as_of=DEBATE_DAY)
+    assert live.feed([first], {}) == []
+    (claim,) = live.feed([second], {})
+    assert claim.text == "Unemployment in Norvale fell from 6.8 percent in 2018 to 4.2 percent in 2024"
+    assert claim.segment_ids == ["s1", "s2"]
+
+
+def test_a_batch_sent_twice_adds_nothing() -> None:
+    segments = _segments(("SPEAKER_2", "Rents in Port Ellery rose 14 percent in 2024."))
+    live = LiveDetector(as_of=DEBATE_DAY)
+    assert len(live.feed(segments, {})) == 1
+    assert live.feed(segments, {}) == []
+
+
+def test_flush_reports_what_was_held_for_an_unfinished_sentence() -> None:
+    segments = _segments(("SPEAKER_2", "Rents in Port Ellery rose 14 percent in 2024 and"))
+    live = LiveDetector(as_of=DEBATE_DAY)
+    assert live.feed(segments, {}) == []
+    (claim,) = live.flush({})
+    assert claim.text.startswith("Rents in Port Ellery rose 14 percent in 2024")
+    assert live.flush({}) == []

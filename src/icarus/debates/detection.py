@@ -10,13 +10,16 @@ gives the same claims in the same order.
 
 A claim in the first person ("I voted for…", "my administration…") can only be checked once its
 speaker is known: while the speaker's label has no name it is marked ``needs_speaker``.
+
+``LiveDetector`` reads a live stream batch by batch with the same rules, holding back a sentence the
+captions have not finished so that no claim is cut at a batch boundary.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Final
 
@@ -29,6 +32,7 @@ __all__ = [
     "DEFAULT_MAX_CLAIMS_PER_SEGMENT",
     "DEFAULT_MIN_CHECKWORTHINESS",
     "MAX_TURN_CHARS",
+    "LiveDetector",
     "detect_claims",
     "is_small_talk",
     "name_speakers",
@@ -131,6 +135,73 @@ def name_speakers(claims: Sequence[DetectedClaim], speaker_names: Mapping[str, s
         else:
             named.append(claim)
     return named
+
+
+@dataclass(slots=True)
+class LiveDetector:
+    """Detection over a live stream of segments, batch by batch, each claim reported once.
+
+    A sentence the captioner has not finished yet (the last segment does not end one) is held back until
+    a later batch completes it, so a claim is never cut at a batch boundary. A segment id seen before is
+    ignored, so a batch sent twice adds nothing. ``flush`` reports what is held when the stream ends.
+    """
+
+    max_claims_per_segment: int = DEFAULT_MAX_CLAIMS_PER_SEGMENT
+    min_checkworthiness: float = DEFAULT_MIN_CHECKWORTHINESS
+    as_of: date | None = None
+    language: str = "en"
+    _pending: list[Segment] = field(default_factory=list)
+    _seen_ids: set[str] = field(default_factory=set)
+    _reported: set[tuple[tuple[str, ...], str]] = field(default_factory=set)
+
+    def feed(self, segments: Sequence[Segment], speaker_names: Mapping[str, str]) -> list[DetectedClaim]:
+        """The claims the new segments complete, in the order spoken."""
+        for segment in segments:
+            if segment.segment_id not in self._seen_ids:
+                self._seen_ids.add(segment.segment_id)
+                self._pending.append(segment)
+        return self._report(speaker_names, final=False)
+
+    def flush(self, speaker_names: Mapping[str, str]) -> list[DetectedClaim]:
+        """Everything still held back: the stream has ended."""
+        return self._report(speaker_names, final=True)
+
+    def _report(self, speaker_names: Mapping[str, str], *, final: bool) -> list[DetectedClaim]:
+        if not self._pending:
+            return []
+        claims = detect_claims(
+            self._pending,
+            speaker_names,
+            max_claims_per_segment=self.max_claims_per_segment,
+            min_checkworthiness=self.min_checkworthiness,
+            as_of=self.as_of,
+            language=self.language,
+        )
+        turns = _turns(self._pending)
+        last = turns[-1] if turns else None
+        finished = (
+            final
+            or last is None
+            or bool(_SENTENCE_END.search(last.text))
+            or len(last.text) >= MAX_TURN_CHARS  # no punctuation to wait for: read it as it stands
+        )
+        held = set() if finished or last is None else {piece[2] for piece in last.pieces[-1:]}
+        fresh: list[DetectedClaim] = []
+        for claim in claims:
+            key = (tuple(claim.segment_ids), claim.text)
+            if held.intersection(claim.segment_ids) or key in self._reported:
+                continue
+            self._reported.add(key)
+            fresh.append(claim)
+        if finished or last is None:
+            self._pending.clear()
+            self._reported.clear()
+        else:
+            # Earlier turns are done; the open turn is read again with the next batch.
+            keep = {piece[2] for piece in last.pieces}
+            self._pending = [segment for segment in self._pending if segment.segment_id in keep]
+            self._reported = {key for key in self._reported if keep.issuperset(key[0])}
+        return fresh
 
 
 def _turns(segments: Sequence[Segment]) -> list[_Turn]:
