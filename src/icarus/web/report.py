@@ -14,7 +14,7 @@ from typing import Any, Final
 from markupsafe import Markup
 from pydantic import ValidationError
 
-from icarus.ledger import EvidenceItem
+from icarus.ledger import EvidenceItem, EvidenceRole
 from icarus.reports.render import blockers_heading
 from icarus.scoring.icarus.assess import excerpt_matches
 from icarus.web._env import environment, label_heading, label_symbol
@@ -279,7 +279,20 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
             else None
         ),
         "blocked": result.get("blocked"),
+        "cited_links": _cited_links(page.ledger or {}),
     }
+
+
+def _cited_links(ledger: Mapping[str, Any]) -> dict[str, int]:
+    """How many links the post cites and how many of them were not read (not fetched, failed, or refused by
+    the fetch guard): only counts, so nothing the guard refused to resolve is repeated on the page."""
+    cited = [str(link.get("url")) for link in ((ledger.get("subject") or {}).get("cited_links") or [])]
+    read = {
+        str(item.get("url"))
+        for item in ledger.get("evidence", [])
+        if item.get("role") == EvidenceRole.CITED_BY_SUBJECT.value
+    }
+    return {"count": len(cited), "unread": sum(1 for url in cited if url not in read)}
 
 
 def render_report_page(page: ReportPage, links: Links | None = None) -> str:
