@@ -19,6 +19,7 @@ are written as text, never as markup.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from markupsafe import Markup
 
@@ -37,6 +38,22 @@ def _labels() -> dict[str, dict[str, str]]:
     return known
 
 
+SUBJECT_ID_SHOWN: Final = 60  # characters of a URL shown in the Subject column
+
+
+def subject_label(kind: str, subject_id: str) -> str:
+    """The Subject column in words: a text is its headline (its id, a content hash, means nothing to a
+    reader), a URL is shown (shortened), an X post by its id."""
+    if kind == "text":
+        return "Text"
+    if kind == "x_post":
+        return f"X post {subject_id}"
+    shown = (
+        subject_id if len(subject_id) <= SUBJECT_ID_SHOWN else subject_id[: SUBJECT_ID_SHOWN - 1] + "\u2026"
+    )
+    return f"{kind.replace('_', ' ').capitalize()} {shown}".strip()
+
+
 def render_dashboard(checks: Sequence[RecentCheck], links: Links | None = None) -> str:
     """The dashboard of ``checks`` (give them newest first) as one HTML document."""
     return (
@@ -47,5 +64,6 @@ def render_dashboard(checks: Sequence[RecentCheck], links: Links | None = None) 
             links=links or Links(),
             labels=_labels(),
             script=Markup(asset("dashboard.js")),
+            subject_label=subject_label,
         )
     )

@@ -24,6 +24,7 @@ from icarus.web.model import Links, ReportPage
 __all__ = ["ClaimChange", "claim_changes", "reason_kind", "render_report_page", "report_context"]
 
 CONTEXT_CHARS: Final = 90  # characters of the post shown either side of a claim's span
+NOTHING_ASSESSED: Final = "Nothing was assessed"
 LOCAL_DOCUMENT: Final = "a document of the local corpus"  # shown instead of a server path
 
 # What each family of reason codes is, in words (colour and layout never carry this alone).
@@ -254,7 +255,12 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
         "links": links,
         "result": result,
         "overall": overall,
-        "title": f"{label_symbol(overall['label'])} {label_heading(overall['label'])}",
+        "title": (
+            NOTHING_ASSESSED
+            if not claims
+            else f"{label_symbol(overall['label'])} {label_heading(overall['label'])}"
+        ),
+        "nothing_assessed": None if claims else _why_nothing_assessed(result.get("not_assessed", [])),
         "claims": claims,
         "not_assessed": [
             {**c, "text": hidden_text(hidden)} if hidden else c for c in result.get("not_assessed", [])
@@ -281,6 +287,17 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
         "blocked": result.get("blocked"),
         "cited_links": _cited_links(page.ledger or {}),
     }
+
+
+def _why_nothing_assessed(not_assessed: list[Mapping[str, Any]]) -> str:
+    """Why a report has no assessed claim, in words: a page that led with "❔ Unverifiable" would say the
+    evidence was weighed and found wanting, when nothing was weighed at all."""
+    if not not_assessed:
+        return "No checkable factual claim was found in what was submitted."
+    reasons = sorted({str(c.get("reason", "")).replace("_", " ") for c in not_assessed} - {""})
+    count = len(not_assessed)
+    found = f"{count} claim{'s were' if count != 1 else ' was'} found, none assessed"
+    return f"{found}: {'; '.join(reasons)}." if reasons else f"{found}."
 
 
 def _cited_links(ledger: Mapping[str, Any]) -> dict[str, int]:

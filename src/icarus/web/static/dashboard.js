@@ -61,14 +61,22 @@
     return tr;
   }
 
+  // As dashboard.subject_label words it: a text's id is a content hash and means nothing to a reader.
+  function subjectLabel(kind, id) {
+    if (kind === "text") { return "Text"; }
+    if (kind === "x_post") { return "X post " + id; }
+    var shown = id.length <= 60 ? id : id.slice(0, 59) + "\u2026";
+    var words = kind.replace(/_/g, " ");
+    return (words.charAt(0).toUpperCase() + words.slice(1) + " " + shown).trim();
+  }
+
   function apply(event) {
     var data;
     try { data = JSON.parse(event.data); } catch (e) { return; }
     if (!data || typeof data.check_id !== "string") { return; }
     var tr = rowFor(data);
     if (data.subject_kind || data.subject_id) {
-      tr.querySelector(".c-subject").textContent =
-        String(data.subject_kind || "").replace(/_/g, " ") + " " + String(data.subject_id || "").slice(0, 40);
+      tr.querySelector(".c-subject").textContent = subjectLabel(String(data.subject_kind || ""), String(data.subject_id || ""));
     }
     var state = data.status || data.state;  // "state" is what the API's `status` event carries
     if (state) { tr.querySelector(".c-status").textContent = state; }

@@ -1,0 +1,48 @@
+"""Pages in words a reader understands: the dashboard's Subject column, and a report where nothing was
+assessed, which must not lead with "❔ Unverifiable"."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from icarus.web import RecentCheck, ReportPage, render_dashboard, render_report_page
+from icarus.web.dashboard import subject_label
+from icarus.web.report import NOTHING_ASSESSED
+from tests.web.support import scored
+
+WHEN = datetime(2026, 11, 20, 12, 30, tzinfo=UTC)
+HASH = "sha256:" + "ab" * 32
+
+
+def test_the_subject_column_reads_as_words() -> None:
+    assert subject_label("text", HASH) == "Text"
+    assert subject_label("x_post", "1860000000000000001") == "X post 1860000000000000001"
+    assert subject_label("url", "https://example.org/a") == "Url https://example.org/a"
+    assert subject_label("url", "https://example.org/" + "x" * 100).endswith("\u2026")
+    rows = [
+        RecentCheck("c1", "recorded", WHEN, "text", HASH, 1, "supported", "high", WHEN, "Turnout fell 5%."),
+        RecentCheck("c2", "queued", WHEN, "x_post", "1860000000000000001"),
+    ]
+    page = render_dashboard(rows)
+    assert "sha256:" not in page
+    assert "Turnout fell 5%." in page and "X post 1860000000000000001" in page
+
+
+def test_a_report_with_nothing_assessed_says_so_and_why() -> None:
+    led, result = scored("circular-reporting")
+    claim = result["claims"][0]
+    result["not_assessed"] = [{"id": claim["id"], "text": claim["text"], "reason": "claim_budget"}]
+    result["claims"] = []
+    page = render_report_page(ReportPage(result=result, ledger=led.model_dump(mode="json")))
+    heading = re.search(r'<h1 id="conclusion">(.*?)</h1>', page, re.S)
+    assert heading is not None and heading.group(1) == NOTHING_ASSESSED
+    assert "1 claim was found, none assessed: claim budget." in page
+    assert f"<title>{NOTHING_ASSESSED}" in page
+
+
+def test_a_report_with_no_claim_at_all_says_none_was_found() -> None:
+    led, result = scored("circular-reporting")
+    result["claims"], result["not_assessed"] = [], []
+    page = render_report_page(ReportPage(result=result, ledger=led.model_dump(mode="json")))
+    assert "No checkable factual claim was found" in page
