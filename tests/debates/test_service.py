@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from icarus.debates.adjudication import AdjudicationOutcome, AdjudicationRequest, OfflineAdjudicator
 from icarus.debates.detection import detect_claims
 from icarus.debates.errors import (
     ClaimNotFound,
@@ -26,6 +27,7 @@ from icarus.debates.model import (
     Segment,
     Verdict,
 )
+from icarus.debates.retries import AdjudicationRetryPolicy
 from icarus.debates.service import DebateService, ServiceConfig
 from icarus.store import Store
 from icarus.store.debate_tables import DetectionState, PanelState
@@ -633,3 +635,97 @@ def test_a_rebuild_keeps_unchanged_answers_and_restores_a_lost_one(store: Store,
     assert service.claim_results(OPERATOR, claim.claim_id).claim_verdict == claim.claim_verdict
     with pytest.raises(PermissionError):
         service.rebuild_verdicts(api_caller(role=Role.REVIEWER))
+
+
+# --- metered adjudication: retries with backoff, attempts per conflict, the daily cap ---------------------
+
+
+class FlakyAdjudicator:
+    """Unavailable for its first ``failures`` calls, then the offline adjudicator's answer."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.calls = 0
+
+    def adjudicate(self, request: AdjudicationRequest) -> AdjudicationOutcome | None:
+        self.calls += 1
+        return None if self.calls <= self.failures else OfflineAdjudicator().adjudicate(request)
+
+
+def conflicting(
+    store: Store,
+    clock: FakeClock,
+    adjudicator: FlakyAdjudicator,
+    policy: AdjudicationRetryPolicy,
+    claims: int = 1,
+) -> tuple[DebateService, str]:
+    research = ScriptedResearch(
+        answers={
+            TWO_STEP: lambda _c: sourced(TWO_STEP, Verdict.TRUE, url="https://a.example/1"),
+            DECOMPOSE: lambda _c: sourced(DECOMPOSE, Verdict.FALSE, url="https://b.example/2"),
+        }
+    )
+    service = make_service(store, clock, research)
+    service.pipeline.adjudicator = adjudicator
+    service.pipeline.adjudication_policy = policy
+    debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[TWO_STEP, DECOMPOSE]))
+    batch = [segment(f"s{n}", f"Taxes rose {n + 5} percent.") for n in range(claims)]
+    service.add_segments(OPERATOR, debate.id, batch)
+    return service, debate.id
+
+
+def test_a_failed_adjudication_is_retried_with_backoff_until_it_answers(
+    store: Store, clock: FakeClock
+) -> None:
+    adjudicator = FlakyAdjudicator(failures=2)
+    policy = AdjudicationRetryPolicy(max_attempts=4, base_delay=timedelta(minutes=5))
+    service, debate_id = conflicting(store, clock, adjudicator, policy)
+    [claim] = service.list_claims(OPERATOR, debate_id)
+    assert claim.claim_verdict is not None and claim.claim_verdict.basis is Basis.FALLBACK
+    clock.advance(minutes=4)
+    service.dispatch_due()
+    assert adjudicator.calls == 1  # backing off
+    clock.advance(minutes=1)
+    service.dispatch_due()
+    assert adjudicator.calls == 2  # second failure: the next wait doubles
+    clock.advance(minutes=9)
+    service.dispatch_due()
+    assert adjudicator.calls == 2
+    clock.advance(minutes=1)
+    service.dispatch_due()
+    [claim] = service.list_claims(OPERATOR, debate_id)
+    assert claim.claim_verdict is not None and claim.claim_verdict.basis is Basis.ADJUDICATED
+    clock.advance(days=1)
+    service.dispatch_due()
+    assert adjudicator.calls == 3  # answered: nothing more is scheduled
+
+
+def test_adjudication_stops_after_its_attempts_and_keeps_the_fallback(store: Store, clock: FakeClock) -> None:
+    adjudicator = FlakyAdjudicator(failures=99)
+    policy = AdjudicationRetryPolicy(max_attempts=2, base_delay=timedelta(minutes=5))
+    service, debate_id = conflicting(store, clock, adjudicator, policy)
+    for _ in range(5):
+        clock.advance(hours=1)
+        service.dispatch_due()
+    assert adjudicator.calls == 2
+    [claim] = service.list_claims(OPERATOR, debate_id)
+    assert claim.claim_verdict is not None and claim.claim_verdict.basis is Basis.FALLBACK
+
+
+def test_the_daily_cap_is_shared_and_a_capped_conflict_waits_for_the_next_day(
+    store: Store, clock: FakeClock
+) -> None:
+    adjudicator = FlakyAdjudicator(failures=0)
+    policy = AdjudicationRetryPolicy(daily_cap=1)
+    service, debate_id = conflicting(store, clock, adjudicator, policy, claims=2)
+    first, second = service.list_claims(OPERATOR, debate_id)
+    assert first.claim_verdict is not None and first.claim_verdict.basis is Basis.ADJUDICATED
+    assert second.claim_verdict is not None and second.claim_verdict.basis is Basis.FALLBACK
+    assert adjudicator.calls == 1
+    clock.advance(hours=3)  # 23:00 UTC: still the same day
+    service.dispatch_due()
+    assert adjudicator.calls == 1
+    clock.advance(hours=1)  # midnight: a new day's calls
+    service.dispatch_due()
+    _, second = service.list_claims(OPERATOR, debate_id)
+    assert second.claim_verdict is not None and second.claim_verdict.basis is Basis.ADJUDICATED

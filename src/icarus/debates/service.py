@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final, Protocol, TypeVar
 
 from pydantic import ValidationError
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, case, or_, select, update
 from sqlalchemy.orm import Session
 
 from icarus.debates import repository as repo
@@ -50,6 +50,7 @@ from icarus.debates.errors import (
 )
 from icarus.debates.escalation import next_rung
 from icarus.debates.model import (
+    Basis,
     ClaimVerdict,
     DebateSettings,
     DetectedClaim,
@@ -61,7 +62,19 @@ from icarus.debates.model import (
     Verdict,
 )
 from icarus.debates.research.base import Budget, ClaimToResearch
-from icarus.debates.retries import apply_winner_rejection, give_up_panel, next_search_retry
+from icarus.debates.retries import (
+    AdjudicationBudget,
+    AdjudicationGate,
+    AdjudicationRetry,
+    AdjudicationRetryPolicy,
+    BudgetedAdjudicator,
+    adjudication_gate,
+    apply_winner_rejection,
+    conflict_fingerprint,
+    give_up_panel,
+    next_search_retry,
+    record_adjudication_failure,
+)
 from icarus.debates.speakers import (
     InvalidSpeakerName,
     speaker_display_name,
@@ -71,6 +84,8 @@ from icarus.debates.speakers import (
 from icarus.debates.speakers import UnknownSpeaker as UnheardLabel
 from icarus.settings import Settings
 from icarus.store.debate_tables import (
+    AdjudicationBudgetRecord,
+    ClaimVerdictRecord,
     DebateClaimRecord,
     DebateFeedbackRecord,
     DebateMode,
@@ -151,6 +166,9 @@ class DebatePipeline:
     research: Researcher
     adjudicator: Adjudicator | None = field(default_factory=OfflineAdjudicator)
     chooser: Chooser | None = None
+    adjudication_policy: AdjudicationRetryPolicy | None = None
+    """For a metered adjudicator (a model that is paid for or may fail): retries with backoff, a bounded
+    number of attempts per conflict and a shared daily call cap. None: unmetered (the offline one)."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DebatePipeline:
@@ -978,7 +996,8 @@ class DebateService:
         for debate_id in stale:
             self._detect_leftovers(debate_id)
         self._kick_panels(panels)
-        return len(detections) + len(stale) + len(panels)
+        retried = self._adjudication_retries(now)
+        return len(detections) + len(stale) + len(panels) + retried
 
     def run_due(self, max_rounds: int = 1000) -> int:
         """Run everything due now in this thread until nothing is left (the CLI and tests); a count."""
@@ -1268,23 +1287,49 @@ class DebateService:
         ``answered``: the panel just answered, announced with the answer it leads to, before that answer."""
         rows = [repo.panel_row(p) for p in repo.panel_rows(session, claim.id)]
         expected = self._expected(rows, debate)
-        previous = repo.claim_verdict(session, claim.id)
+        current = _current_panels(rows, expected)
+        metered = _MeteredAdjudication.start(session, self.pipeline, claim.id, current, now)
         verdict = build_claim_verdict(
-            _current_panels(rows, expected),
+            current,
             expected,
             operator_winner_panel_id=repo.current_winner(session, claim.id),
-            previous=previous,
-            adjudicator=self.pipeline.adjudicator,
+            previous=repo.claim_verdict(session, claim.id),
+            adjudicator=metered.adjudicator if metered is not None else self.pipeline.adjudicator,
             provisional_allowed=debate.settings.provisional_claim_verdict,
             elector_enabled=debate.settings.elector_enabled,
             chooser=self.pipeline.chooser,
         )
         changed = repo.store_claim_verdict(session, claim.id, verdict, now)
+        if metered is not None:
+            metered.finish(session, verdict)
         if answered is not None:
             repo.add_event(session, claim.debate_id, "panel", self._panel_event(session, answered), now)
         if changed:
             data = {"claim_id": claim.id, "claim_verdict": _dump(verdict)}
             repo.add_event(session, claim.debate_id, "claim_verdict", data, now)
+
+    def _adjudication_retries(self, now: datetime) -> int:
+        """Build again the answers whose metered adjudication failed and is due for another attempt."""
+        with self.store.reading() as session:
+            due = list(
+                session.scalars(
+                    select(ClaimVerdictRecord.claim_id).where(ClaimVerdictRecord.adjudication_due_at <= now)
+                ).all()
+            )
+        for claim_id in due:
+
+            def work(session: Session, claim_id: int = claim_id) -> None:
+                claim = session.scalars(
+                    select(DebateClaimRecord).where(DebateClaimRecord.id == claim_id).with_for_update()
+                ).one()
+                record = session.get(ClaimVerdictRecord, claim_id)
+                if record is None or record.adjudication_due_at is None or record.adjudication_due_at > now:
+                    return  # another worker retried it already
+                debate = repo.debate_row(repo.debate_record(session, claim.debate_id))
+                self._recompute(session, claim, debate, now)
+
+            self.store.transaction(work)
+        return len(due)
 
     @staticmethod
     def _expected(rows: Sequence[repo.PanelRow], debate: repo.DebateRow) -> list[ResearchMode]:
@@ -1419,6 +1464,96 @@ def _detection_runnable(now: datetime) -> Any:
         and_(
             DebateRecord.detection_state == DetectionState.RUNNING.value, DebateRecord.detection_due_at < now
         ),
+    )
+
+
+@dataclass
+class _MeteredAdjudication:
+    """One answer build's use of a metered adjudicator: whether the conflict may be adjudicated now (attempts,
+    backoff, the daily cap), the calls it spends, and the retry it schedules when adjudication fails."""
+
+    session: Session
+    claim_id: int
+    fingerprint: str
+    policy: AdjudicationRetryPolicy
+    retry: AdjudicationRetry | None
+    budget: AdjudicationBudget
+    gate: AdjudicationGate
+    adjudicator: BudgetedAdjudicator | None
+    now: datetime
+
+    @classmethod
+    def start(
+        cls,
+        session: Session,
+        pipeline: DebatePipeline,
+        claim_id: int,
+        panels: Sequence[StoredPanel],
+        now: datetime,
+    ) -> _MeteredAdjudication | None:
+        policy = pipeline.adjudication_policy
+        if policy is None or pipeline.adjudicator is None:
+            return None
+        record = session.get(ClaimVerdictRecord, claim_id)
+        retry = (
+            AdjudicationRetry.model_validate_json(record.adjudication_json)
+            if record is not None and record.adjudication_json
+            else None
+        )
+        row = session.get(AdjudicationBudgetRecord, BUDGET_ROW)
+        day = datetime.fromisoformat(row.day).date() if row is not None and row.day else None
+        budget = AdjudicationBudget(day=day, calls=row.calls if row is not None else 0)
+        fingerprint = conflict_fingerprint(panels)
+        gate = adjudication_gate(retry, fingerprint, budget, now, policy)
+        allowed = gate is AdjudicationGate.ALLOWED
+        adjudicator = BudgetedAdjudicator(pipeline.adjudicator, budget, now, policy) if allowed else None
+        return cls(session, claim_id, fingerprint, policy, retry, budget, gate, adjudicator, now)
+
+    def finish(self, session: Session, verdict: ClaimVerdict | None) -> None:
+        record = session.get(ClaimVerdictRecord, self.claim_id)
+        if record is None:
+            return
+        fallback = verdict is not None and verdict.basis is Basis.FALLBACK
+        if self.gate is AdjudicationGate.DAILY_CAP and fallback:
+            # The day's calls are spent: this conflict waits for tomorrow's (its attempts are untouched).
+            tomorrow = self.now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+            record.adjudication_due_at = tomorrow + timedelta(days=1)
+            return
+        if self.adjudicator is None:
+            return  # backing off (already due later) or out of attempts
+        spent = self.adjudicator.budget.calls_on(self.now) - self.budget.calls_on(self.now)
+        if spent <= 0:
+            return  # no conflict to adjudicate: nothing spent, nothing to retry
+        _spend(session, self.now, spent)
+        if fallback:
+            retry = record_adjudication_failure(self.retry, self.fingerprint, self.now, self.policy)
+            record.adjudication_json = retry.model_dump_json()
+            exhausted = retry.attempts >= self.policy.max_attempts
+            record.adjudication_due_at = None if exhausted else retry.next_attempt_at
+        else:
+            record.adjudication_json, record.adjudication_due_at = None, None
+
+
+BUDGET_ROW: Final = 1
+
+
+def _spend(session: Session, now: datetime, calls: int) -> None:
+    """Add ``calls`` to today's count in one statement, so concurrent builds never lose a call (the cap may
+    be passed by the calls already under way when it is reached)."""
+    today = now.astimezone(UTC).date().isoformat()
+    if session.get(AdjudicationBudgetRecord, BUDGET_ROW) is None:
+        session.add(AdjudicationBudgetRecord(id=BUDGET_ROW, day=today, calls=0))
+        session.flush()
+    session.execute(
+        update(AdjudicationBudgetRecord)
+        .where(AdjudicationBudgetRecord.id == BUDGET_ROW)
+        .values(
+            calls=case(
+                (AdjudicationBudgetRecord.day == today, AdjudicationBudgetRecord.calls + calls), else_=calls
+            ),
+            day=today,
+        )
+        .execution_options(synchronize_session=False)
     )
 
 

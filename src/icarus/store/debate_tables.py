@@ -14,7 +14,8 @@ them like every other table.
 - ``debate_panels``: one research method's work on one claim: a job (state, lease, attempts, next
   attempt) and its answer (panel JSON). Completion is fenced by the lease owner and attempt number, so a
   worker whose lease ran out cannot write a second answer.
-- ``claim_verdicts``: the one current answer per claim and its history.
+- ``claim_verdicts``: the one current answer per claim and its history (and, when a metered adjudication
+  failed, its retry state); ``adjudication_budget`` counts metered adjudication calls per UTC day.
 - ``winner_selections``, ``debate_feedback``: operator choices and reader feedback (feedback never changes
   a verdict).
 - ``debate_events``: what the live feed sends, numbered per debate without gaps in commit order.
@@ -43,6 +44,7 @@ from icarus.store.tables import Base, UtcDateTime
 
 __all__ = [
     "DEBATE_TABLES",
+    "AdjudicationBudgetRecord",
     "ClaimVerdictRecord",
     "DebateClaimRecord",
     "DebateEventRecord",
@@ -72,6 +74,7 @@ DEBATE_TABLES: Final = (
     "winner_selections",
     "debate_feedback",
     "debate_events",
+    "adjudication_budget",
 )
 
 
@@ -263,6 +266,19 @@ class ClaimVerdictRecord(Base):
     verdict_json: Mapped[str | None] = mapped_column(Text)
     history_json: Mapped[str] = mapped_column(Text)
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # A metered adjudication that failed: its attempts on this conflict, and when to try again.
+    adjudication_json: Mapped[str | None] = mapped_column(Text)
+    adjudication_due_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), index=True)
+
+
+class AdjudicationBudgetRecord(Base):
+    """The shared daily count of metered adjudication calls (one row)."""
+
+    __tablename__ = "adjudication_budget"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    day: Mapped[str | None] = mapped_column(String(10))
+    calls: Mapped[int] = mapped_column(Integer)
 
 
 class WinnerSelectionRecord(Base):

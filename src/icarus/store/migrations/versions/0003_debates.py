@@ -162,10 +162,20 @@ def upgrade() -> None:
         sa.Column("verdict_json", sa.Text(), nullable=True),
         sa.Column("history_json", sa.Text(), nullable=False),
         sa.Column("updated_at", _utc(), nullable=False),
+        sa.Column("adjudication_json", sa.Text(), nullable=True),
+        sa.Column("adjudication_due_at", _utc(), nullable=True),
         sa.ForeignKeyConstraint(
             ["claim_id"], ["debate_claims.id"], name="fk_claim_verdicts_claim_id_debate_claims"
         ),
         sa.PrimaryKeyConstraint("claim_id", name="pk_claim_verdicts"),
+    )
+    op.create_index("ix_claim_verdicts_adjudication_due_at", "claim_verdicts", ["adjudication_due_at"])
+    op.create_table(
+        "adjudication_budget",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("day", sa.String(10), nullable=True),
+        sa.Column("calls", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("id", name="pk_adjudication_budget"),
     )
     op.create_table(
         "winner_selections",
@@ -219,6 +229,8 @@ def downgrade() -> None:
     op.drop_table("debate_feedback")
     op.drop_index("ix_winner_selections_claim_id", table_name="winner_selections")
     op.drop_table("winner_selections")
+    op.drop_table("adjudication_budget")
+    op.drop_index("ix_claim_verdicts_adjudication_due_at", table_name="claim_verdicts")
     op.drop_table("claim_verdicts")
     for index in (
         "ix_debate_panels_state_next_attempt_at",
