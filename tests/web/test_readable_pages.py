@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+import pytest
+
 from icarus.web import RecentCheck, ReportPage, render_dashboard, render_report_page
 from icarus.web.dashboard import subject_label
 from icarus.web.report import NOTHING_ASSESSED
@@ -46,3 +48,31 @@ def test_a_report_with_no_claim_at_all_says_none_was_found() -> None:
     result["claims"], result["not_assessed"] = [], []
     page = render_report_page(ReportPage(result=result, ledger=led.model_dump(mode="json")))
     assert "No checkable factual claim was found" in page
+
+
+def test_reasons_carry_the_rules_name_and_link_to_the_methodology() -> None:
+    from icarus.web.report import rule_name
+
+    led, result = scored("circular-reporting")
+    page = render_report_page(ReportPage(result=result, ledger=led.model_dump(mode="json")))
+    codes = {str(r["code"]) for claim in result["claims"] for r in claim["reasons"]}
+    named = sorted(code for code in codes if rule_name(code))
+    assert named, codes
+    for code in named:
+        assert f"<strong>{rule_name(code)}</strong>:" in page
+        assert f'title="{rule_name(code)}: see the methodology"><code>{code}</code></a>' in page
+    assert rule_name("H4@1") == "Estimated reputation and review queue"
+
+
+@pytest.mark.parametrize(
+    ("caveat", "words"),
+    [
+        ("rdap look-up not run", "The domain's registration date (RDAP, H10) was not looked up"),
+        ("scholarly updates look-up error", "Retraction and correction notices (H16) could not be looked up"),
+        ("reputation estimated, not on file", "reputation estimated, not on file"),
+    ],
+)
+def test_look_up_caveats_in_words(caveat: str, words: str) -> None:
+    from icarus.web.report import caveat_in_words
+
+    assert caveat_in_words(caveat).startswith(words)

@@ -67,7 +67,10 @@ def test_the_page_shows_the_conclusion_claim_span_reasons_and_origins() -> None:
     assert "Verbatim from the post text, characters 24\u201378" in page
     assert "<mark>container traffic at Halden harbor fell 12% in October</mark>" in page
     # reasons: the gate that fired is named in words, with its code
-    assert "<td><code>G1@1</code></td><td>gate</td><td>single source, developing</td>" in page
+    assert (
+        '<a href="/methodology/icarus@1.1" title="Single origin: see the methodology"><code>G1@1</code></a>'
+        "</td><td>gate</td><td><strong>Single origin</strong>: single source, developing</td>"
+    ) in page
     # origins: one cluster, origin starred and named, circular reporting said in words, snapshot links
     assert "Origin 1: Coastline Courier" in page and "\u21bb circular reporting" in page
     assert page.count('class="snapshot" href="/v1/snapshots/sha256:') == 2

@@ -7,6 +7,7 @@ tested on its own. ``render_report_page`` renders it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -14,9 +15,10 @@ from typing import Any, Final
 from markupsafe import Markup
 from pydantic import ValidationError
 
-from icarus.ledger import EvidenceItem, EvidenceRole
+from icarus.ledger import EvidenceItem, EvidenceRole, LookupName
 from icarus.reports.render import blockers_heading
 from icarus.scoring.icarus.assess import excerpt_matches
+from icarus.scoring.icarus.catalog import ALL_ENTRIES
 from icarus.web._env import environment, label_heading, label_symbol
 from icarus.web.graph import graph_from_trace, render_graph_svg
 from icarus.web.model import Links, ReportPage
@@ -24,6 +26,14 @@ from icarus.web.model import Links, ReportPage
 __all__ = ["ClaimChange", "claim_changes", "reason_kind", "render_report_page", "report_context"]
 
 CONTEXT_CHARS: Final = 90  # characters of the post shown either side of a claim's span
+_RULE_NAMES: Final = {entry.code: entry.name for entry in ALL_ENTRIES}
+_LOOKUP_CAVEAT: Final = re.compile(r"(.+) look-up (not run|error)")
+_LOOKUP_WORDS: Final = {  # LookupName values as the caveat spells them (underscores as spaces)
+    LookupName.RDAP.value: "The domain's registration date (RDAP, H10)",
+    LookupName.SCHOLARLY_UPDATES.value.replace("_", " "): "Retraction and correction notices (H16)",
+    LookupName.C2PA.value: "The media's content credentials (C2PA, H22)",
+    LookupName.ARCHIVE.value: "An archived copy and the page's drift (H24)",
+}
 NOTHING_ASSESSED: Final = "Nothing was assessed"
 LOCAL_DOCUMENT: Final = "a document of the local corpus"  # shown instead of a server path
 
@@ -224,7 +234,12 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
     for number, claim in enumerate(result.get("claims", []), start=1):
         claim_id = str(claim["id"])
         reasons = [
-            {"code": r["code"], "kind": reason_kind(str(r["code"])), "message": r["message"]}
+            {
+                "code": r["code"],
+                "kind": reason_kind(str(r["code"])),
+                "name": rule_name(str(r["code"])),
+                "message": r["message"],
+            }
             for r in claim.get("reasons", [])
         ]
         claims.append(
@@ -238,7 +253,7 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
                 "reasons": reasons,
                 "blockers": [{"code": b["code"], "message": b["message"]} for b in claim.get("blockers", [])],
                 "blockers_heading": blockers_heading(str(claim["label"])),
-                "caveats": claim.get("caveats", []),
+                "caveats": [caveat_in_words(str(c)) for c in claim.get("caveats", [])],
                 "recheck": (claim.get("recheck") or {}).get("at", []),
                 "place": None if hidden else _place(claim_id, str(claim["text"]), page.ledger),
                 "origins": _origins(result, claim_id, evidence, links, f"graph-{number}"),
@@ -287,6 +302,23 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
         "blocked": result.get("blocked"),
         "cited_links": _cited_links(page.ledger or {}),
     }
+
+
+def rule_name(code: str) -> str | None:
+    """The published name of the rule or gate behind a reason code ("H4@1" -> "Estimated reputation and
+    review queue"), so a reader need not know the code; None for codes that name no rule."""
+    return _RULE_NAMES.get(code.split("@", 1)[0])
+
+
+def caveat_in_words(caveat: str) -> str:
+    """A look-up caveat ("rdap look-up not run") as a reader would say it; other caveats as they are."""
+    found = _LOOKUP_CAVEAT.fullmatch(caveat)
+    if found is None:
+        return caveat
+    what = _LOOKUP_WORDS.get(found.group(1), found.group(1))
+    status = found.group(2)
+    outcome = "was not looked up" if status == "not run" else "could not be looked up (the look-up failed)"
+    return f"{what} {outcome}, so the rules that read it could not act ({caveat})"
 
 
 def _why_nothing_assessed(not_assessed: list[Mapping[str, Any]]) -> str:
