@@ -9,28 +9,31 @@ one judge at once; ``quarantine`` cleans text before a model reads it (H30); ``r
 versioned name.
 """
 
+from importlib import import_module
 from typing import TYPE_CHECKING
 
-from icarus.judges.cross_encoder import OfflineMiniLMJudge
-from icarus.judges.offline import OfflineLexicalJudge, parse_attributions, propose_self_evidence
-from icarus.judges.parallel import ParallelJudge, judge_all
-from icarus.judges.protocol import (
-    AttributionVerdict,
-    FailureReason,
-    Judge,
-    JudgeCall,
-    JudgeRequest,
-    Recorder,
-    StanceVerdict,
-    to_attribution,
-    to_claim_judgment,
-)
+# Imported now, not on first use: importing the submodule would otherwise bind the package's ``quarantine``
+# to the module rather than the function. It is small (regular expressions, no model).
 from icarus.judges.quarantine import Quarantined, quarantine
-from icarus.judges.registry import JUDGES, JudgeConfigError, create_judge, judge_from_settings
-from icarus.judges.trained import OfflineWordLlamaJudge
 
 if TYPE_CHECKING:
+    from icarus.judges.cross_encoder import OfflineMiniLMJudge
     from icarus.judges.llm import OpenAICompatibleJudge
+    from icarus.judges.offline import OfflineLexicalJudge, parse_attributions, propose_self_evidence
+    from icarus.judges.parallel import ParallelJudge, judge_all
+    from icarus.judges.protocol import (
+        AttributionVerdict,
+        FailureReason,
+        Judge,
+        JudgeCall,
+        JudgeRequest,
+        Recorder,
+        StanceVerdict,
+        to_attribution,
+        to_claim_judgment,
+    )
+    from icarus.judges.registry import JUDGES, JudgeConfigError, create_judge, judge_from_settings
+    from icarus.judges.trained import OfflineWordLlamaJudge
 
 __all__ = [
     "JUDGES",
@@ -59,11 +62,35 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    # The LLM judge is imported on first use: the openai client takes about a second to import, and a run
-    # on the offline judges never needs it.
-    if name == "OpenAICompatibleJudge":
-        from icarus.judges.llm import OpenAICompatibleJudge
+# Where each public name lives. They are imported on first use, so that importing one judge module (the
+# protocol, say) does not load every judge, the settings and the openai client (about a second at start-up).
+_HOMES = {
+    "OfflineMiniLMJudge": "cross_encoder",
+    "OpenAICompatibleJudge": "llm",
+    "OfflineLexicalJudge": "offline",
+    "parse_attributions": "offline",
+    "propose_self_evidence": "offline",
+    "ParallelJudge": "parallel",
+    "judge_all": "parallel",
+    "AttributionVerdict": "protocol",
+    "FailureReason": "protocol",
+    "Judge": "protocol",
+    "JudgeCall": "protocol",
+    "JudgeRequest": "protocol",
+    "Recorder": "protocol",
+    "StanceVerdict": "protocol",
+    "to_attribution": "protocol",
+    "to_claim_judgment": "protocol",
+    "JUDGES": "registry",
+    "JudgeConfigError": "registry",
+    "create_judge": "registry",
+    "judge_from_settings": "registry",
+    "OfflineWordLlamaJudge": "trained",
+}
 
-        return OpenAICompatibleJudge
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{home}"), name)
