@@ -95,3 +95,12 @@ def test_a_caption_file_goes_through_the_speaker_gate_to_an_answer_for_every_cla
     feed = service.events_after(OPERATOR, debate.id, 0, 1000)
     verdict_events = {e.data["claim_id"] for e in feed if e.kind == "claim_verdict"}
     assert verdict_events == {c.claim_id for c in claims}
+
+
+def test_a_live_stream_loses_no_claim_and_shows_each_within_a_second(tmp_path: Path) -> None:
+    from bench.debates import SMALL, _live_run
+
+    live = _live_run(SMALL, tmp_path / "live")
+    assert live["segments_stored"] == live["segments_sent"] == SMALL.live_segments
+    assert live["claims_missing"] == 0 and live["claims"] >= live["claims_expected"] > 0
+    assert live["p50_s"] < 1.0
