@@ -23,10 +23,13 @@ from pydantic import BaseModel, SecretStr, ValidationError
 from icarus.judges.protocol import prompt_hash
 from icarus.judges.quarantine import DATA_RULES, quarantine
 from icarus.ledger.assistance import AssistOutcome, AssistStep, ModelStep
-from icarus.settings import Settings
 
 if TYPE_CHECKING:
     import openai
+
+    # only named in a signature: the settings module costs a tenth of a second to import, and the report
+    # renderer reaches this module on every `icarus score`
+    from icarus.settings import Settings
 
 __all__ = [
     "DATA_RULES",
