@@ -20,7 +20,7 @@ HASH = "sha256:" + "ab" * 32
 def test_the_subject_column_reads_as_words() -> None:
     assert subject_label("text", HASH) == "Text"
     assert subject_label("x_post", "1860000000000000001") == "X post 1860000000000000001"
-    assert subject_label("url", "https://example.org/a") == "Url https://example.org/a"
+    assert subject_label("url", "https://example.org/a") == "URL https://example.org/a"
     assert subject_label("url", "https://example.org/" + "x" * 100).endswith("\u2026")
     rows = [
         RecentCheck("c1", "recorded", WHEN, "text", HASH, 1, "supported", "high", WHEN, "Turnout fell 5%."),

@@ -51,7 +51,8 @@ def subject_label(kind: str, subject_id: str) -> str:
     shown = (
         subject_id if len(subject_id) <= SUBJECT_ID_SHOWN else subject_id[: SUBJECT_ID_SHOWN - 1] + "\u2026"
     )
-    return f"{kind.replace('_', ' ').capitalize()} {shown}".strip()
+    words = "URL" if kind == "url" else kind.replace("_", " ").capitalize()
+    return f"{words} {shown}".strip()
 
 
 def render_dashboard(checks: Sequence[RecentCheck], links: Links | None = None) -> str:

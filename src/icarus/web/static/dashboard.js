@@ -66,7 +66,7 @@
     if (kind === "text") { return "Text"; }
     if (kind === "x_post") { return "X post " + id; }
     var shown = id.length <= 60 ? id : id.slice(0, 59) + "\u2026";
-    var words = kind.replace(/_/g, " ");
+    var words = kind === "url" ? "URL" : kind.replace(/_/g, " ");
     return (words.charAt(0).toUpperCase() + words.slice(1) + " " + shown).trim();
   }
 
