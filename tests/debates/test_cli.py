@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,22 @@ def test_watch_refuses_an_unknown_research_mode(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setenv("WATCH_RESEARCH_MODE", "telepathy")
     result = runner.invoke(cli.app, ["watch", str(tmp_path), "--once"])
     assert result.exit_code == 2 and "telepathy" in result.output
+
+
+def test_plans_organisations_and_token_membership() -> None:
+    from icarus.store import Store
+    from icarus.store.tokens import Role, TokenStore
+
+    settings = Settings()
+    store = Store(settings.resolved_database_url).open()
+    token = TokenStore(store).create("desk", Role.API, datetime.now(UTC))
+    store.close()
+    plan = run("plan-create", "starter", "-m", "two_step", "--claim-quota", "100", "--spend-limit", "25")
+    assert isinstance(plan, dict) and plan["methods"] == ["two_step"] and plan["claim_quota"] == 100
+    org = run("org-create", "Norvale Herald", "--plan", str(plan["id"]))
+    assert isinstance(org, dict) and org["plan"]["name"] == "starter"
+    run("org-add-token", str(org["id"]), str(token.info.id))
+    listed = run("orgs")
+    assert isinstance(listed, list) and listed[0]["usage"]["claims"] == 0
+    missing = runner.invoke(cli.app, ["org-add-token", str(org["id"]), "999"])
+    assert missing.exit_code == 1 and "no token" in missing.output

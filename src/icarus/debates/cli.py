@@ -277,3 +277,78 @@ def watch_command(
                 return
             service.dispatch_due()
             time.sleep(interval)
+
+
+# --- organisations and plans --------------------------------------------------------------------------------
+
+
+@app.command("plan-create")
+def plan_create_command(
+    name: Annotated[str, typer.Argument(help="The plan's name.")],
+    research_mode: Annotated[
+        list[str] | None,
+        typer.Option("--research-mode", "-m", help="A method the plan allows (repeat, or comma-separated)."),
+    ] = None,
+    claim_quota: Annotated[
+        int | None,
+        typer.Option("--claim-quota", min=0, help="Claims researched per month (unset: no limit)."),
+    ] = None,
+    spend_limit: Annotated[
+        float | None,
+        typer.Option("--spend-limit", min=0.0, help="Research cost per month (unset: no limit)."),
+    ] = None,
+) -> None:
+    """Create a plan: the research methods, monthly claim quota and spend limit of its organisations."""
+    from icarus.debates.access import AccessStore
+
+    modes = _modes(research_mode, False) or []
+    with _service(False) as service:
+        _print(
+            AccessStore(service.store).create_plan(
+                name, modes, claim_quota=claim_quota, spend_limit=spend_limit
+            )
+        )
+
+
+@app.command("org-create")
+def org_create_command(
+    name: Annotated[str, typer.Argument(help="The organisation's name.")],
+    plan_id: Annotated[
+        int | None, typer.Option("--plan", help="The id of its plan (unset: no limits).")
+    ] = None,
+) -> None:
+    """Create an organisation; its tokens see only its debates."""
+    from icarus.debates.access import AccessStore
+
+    with _service(False) as service:
+        _print(AccessStore(service.store).create_organisation(name, plan_id))
+
+
+@app.command("org-add-token")
+def org_add_token_command(
+    organisation_id: Annotated[int, typer.Argument(help="The organisation id.")],
+    token_id: Annotated[int, typer.Argument(help="The token id (`icarus token list`).")],
+) -> None:
+    """Make a token a member of an organisation (moving it from any other)."""
+    from icarus.debates.access import AccessStore
+    from icarus.store import NotFound
+
+    with _service(False) as service:
+        try:
+            AccessStore(service.store).assign_token(token_id, organisation_id)
+        except NotFound as exc:
+            Console(stderr=True).print(
+                f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True, highlight=False
+            )
+            raise typer.Exit(1) from None
+        _print({"token_id": token_id, "organisation_id": organisation_id})
+
+
+@app.command("orgs")
+def orgs_command() -> None:
+    """List the organisations with their plans and this month's usage."""
+    from icarus.debates.access import AccessStore
+
+    with _service(False) as service:
+        access = AccessStore(service.store)
+        _print([{**_plain(org), "usage": _plain(access.usage(org.id))} for org in access.organisations()])
