@@ -159,6 +159,8 @@ def test_a_replaced_claim_verdict_joins_the_history_and_an_unchanged_one_writes_
 
 def test_a_nul_in_a_segment_is_stored_as_a_replacement_character(store: Store, clock: FakeClock) -> None:
     debate_id = _debate(store, clock)
-    store.transaction(lambda s: repo.add_segments(s, debate_id, [segment("a", "fell\x00 5 percent")], clock.now))
+    store.transaction(
+        lambda s: repo.add_segments(s, debate_id, [segment("a", "fell\x00 5 percent")], clock.now)
+    )
     with store.reading() as session:
         assert repo.segments(session, debate_id)[0].text == "fell\ufffd 5 percent"
