@@ -76,3 +76,24 @@ def test_look_up_caveats_in_words(caveat: str, words: str) -> None:
     from icarus.web.report import caveat_in_words
 
     assert caveat_in_words(caveat).startswith(words)
+
+
+def test_evidence_gathered_for_another_claim_is_not_listed_under_this_one() -> None:
+    from tests.builders import claim, item, ledger, subject
+    from tests.scoring.scoring_support import score
+
+    text = "The council approved the budget. Turnout rose to 60 percent."
+    claims = [
+        claim("c1", "The council approved the budget.", source=text),
+        claim("c2", "Turnout rose to 60 percent.", source=text),
+    ]
+    evidence = [
+        item("e1", claim_id="c1", publisher="Budget Wire"),
+        item("e2", claim_id="c2", publisher="Turnout Times"),
+    ]
+    led = ledger(evidence, claims, subject=subject(text))
+    page = render_report_page(ReportPage(result=score(led), ledger=led.model_dump(mode="json")))
+    first, second = page.split('id="claim-2"', 1)
+    assert "Budget Wire" in first and "Turnout Times" not in first.split("Evidence by independent origin")[1]
+    assert "1 evidence item gathered for the post's other claims is not listed here" in first
+    assert "Turnout Times" in second

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from markupsafe import Markup
@@ -20,7 +20,7 @@ from icarus.reports.render import blockers_heading
 from icarus.scoring.icarus.assess import excerpt_matches
 from icarus.scoring.icarus.catalog import ALL_ENTRIES
 from icarus.web._env import environment, label_heading, label_symbol
-from icarus.web.graph import graph_from_trace, render_graph_svg
+from icarus.web.graph import ARTIFACT_PREFIX, SOURCE_PREFIX, GraphView, graph_from_trace, render_graph_svg
 from icarus.web.model import Links, ReportPage
 
 __all__ = ["ClaimChange", "claim_changes", "reason_kind", "render_report_page", "report_context"]
@@ -183,6 +183,10 @@ def _origins(
     items: dict[str, dict[str, Any]] = {}
     if trace_claim and trace_claim.get("passes"):
         items = {str(a["evidence_id"]): a for a in trace_claim["passes"][-1].get("items", [])}
+    everything = {m for cluster in view.clusters for m in cluster.members}
+    if items:  # items gathered for the post's other claims are shown under those claims, not this one
+        view = _only(view, set(items))
+    elsewhere = len(everything - {m for cluster in view.clusters for m in cluster.members})
     groups = []
     for number, cluster in enumerate(view.clusters, start=1):
         members = []
@@ -217,7 +221,25 @@ def _origins(
     ]
     cycles = [[view.label(m) for m in cycle] for cycle in view.cycles]
     svg = Markup(render_graph_svg(view, svg_id)) if view.clusters else None
-    return {"groups": groups, "edges": edges, "cycles": cycles, "svg": svg}
+    return {"groups": groups, "edges": edges, "cycles": cycles, "svg": svg, "elsewhere": elsewhere}
+
+
+def _only(view: GraphView, keep: set[str]) -> GraphView:
+    """The graph restricted to the evidence items in ``keep``: origins left with none of them go, and so
+    do edges and cycles that leave them."""
+    clusters = []
+    for cluster in view.clusters:
+        members = tuple(m for m in cluster.members if m in keep)
+        if members:
+            origin = cluster.origin_id if cluster.origin_id in members else None
+            clusters.append(replace(cluster, members=members, origin_id=origin))
+    kept = {m for cluster in clusters for m in cluster.members}
+    virtual = (SOURCE_PREFIX, ARTIFACT_PREFIX)  # named sources and artifacts stay as cited nodes
+    edges = tuple(
+        e for e in view.edges if e.source in kept and (e.target in kept or e.target.startswith(virtual))
+    )
+    cycles = tuple(cycle for cycle in view.cycles if all(member in kept for member in cycle))
+    return replace(view, clusters=tuple(clusters), edges=edges, cycles=cycles)
 
 
 def hidden_text(reason: str) -> str:
