@@ -76,8 +76,12 @@ def run_worker(settings: Settings, threads: int) -> None:
         shutdown_timeout=settings.worker_grace_s,
     )
     heartbeat.start()
+    exit_code = 0
     try:
         consumer.run()
+    except Exception:  # logged here: the exit below skips the interpreter's own report
+        log.exception("worker %s: the queue consumer failed", heartbeat.name)
+        exit_code = 1
     finally:
         heartbeat.stop()
         try:
@@ -95,4 +99,4 @@ def run_worker(settings: Settings, threads: int) -> None:
             # Worker threads still inside a check (native code: the ONNX runtime's thread pool, the search
             # index) must not be torn down by interpreter finalisation, which aborts the process with
             # "terminate called without an active exception". Their jobs were handed back above.
-            os._exit(0)
+            os._exit(exit_code)
