@@ -501,11 +501,26 @@ def stored_panel(row: PanelRow) -> StoredPanel:
     )
 
 
-def runnable_panel_ids(session: Session, now: datetime, limit: int = 100) -> list[int]:
-    """Panels due for an attempt: pending and due, or running under a lease that has run out."""
+def runnable_panel_ids(
+    session: Session, now: datetime, limit: int = 100, *, queued_grace: timedelta | None = None
+) -> list[int]:
+    """Panels due for an attempt: pending and due, or running under a lease that has run out.
+
+    ``queued_grace``: leave out panels never attempted that became due less than this long ago; their
+    first message is presumably still in the queue (the dispatcher hands out only the ones it lost)."""
+    runnable = _panel_runnable(now)
+    if queued_grace is not None:
+        runnable = and_(
+            runnable,
+            or_(
+                DebatePanelRecord.attempts > 0,
+                DebatePanelRecord.state == PanelState.RUNNING.value,
+                DebatePanelRecord.next_attempt_at <= now - queued_grace,
+            ),
+        )
     rows = session.scalars(
         select(DebatePanelRecord.id)
-        .where(_panel_runnable(now))
+        .where(runnable)
         .order_by(DebatePanelRecord.next_attempt_at, DebatePanelRecord.id)
         .limit(limit)
     ).all()

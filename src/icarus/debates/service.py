@@ -210,6 +210,8 @@ class ServiceConfig:
     )
     strong_language_auto_retry: bool = False
     live_detection_grace: timedelta = timedelta(minutes=1)
+    queued_grace: timedelta = timedelta(minutes=1)
+    """How long a new panel's first queue message has before the dispatcher sends another."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ServiceConfig:
@@ -992,7 +994,8 @@ class DebateService:
             self._kick_detection(debate_id)
         with self.store.reading() as session:
             stale = repo.live_debates_with_undetected(session, now - self.config.live_detection_grace)
-            panels = repo.runnable_panel_ids(session, now, limit=1000)
+            grace = None if self.dispatcher is None else self.config.queued_grace
+            panels = repo.runnable_panel_ids(session, now, limit=1000, queued_grace=grace)
         for debate_id in stale:
             self._detect_leftovers(debate_id)
         self._kick_panels(panels)
