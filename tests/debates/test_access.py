@@ -115,8 +115,9 @@ def test_research_cost_is_billed_to_the_submitter_until_the_spend_limit(
     service.submit_claim(api, debate.id, "Crime fell 10 percent.")
     usage = AccessStore(store).usage(admin.organisation_id or 0)
     assert usage.claims == 2 and usage.spend == pytest.approx(1.2)
-    results = [service.claim_results(api, c.claim_id) for c in service.list_claims(api, debate.id)]
-    assert [r.panels[0].cost for r in results] == [0.6, 0.6]
+    claims = service.list_claims(api, debate.id)
+    assert [c.research_cost for c in claims] == [0.6, 0.6]
+    assert [service.claim_results(api, c.claim_id).panels[0].cost for c in claims] == [0.6, 0.6]
     with pytest.raises(SpendLimitReached) as refused:
         service.submit_claim(api, debate.id, "Wages grew 3 percent.")
     assert refused.value.http_status == 429

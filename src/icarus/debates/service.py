@@ -330,6 +330,7 @@ class ClaimSummary:
     research_modes: list[ResearchMode]
     panels_done: int
     panels_pending: int
+    research_cost: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -1666,6 +1667,7 @@ def _summary(
         research_modes=list(dict.fromkeys(ResearchMode(p.research_mode) for p in panels)),
         panels_done=done,
         panels_pending=len(panels) - done,
+        research_cost=round(sum(p.cost for p in panels), 6),
     )
 
 
