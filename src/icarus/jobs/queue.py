@@ -18,6 +18,7 @@ from icarus.settings import Settings
 __all__ = ["Tasks", "bind_tasks", "create_huey"]
 
 QUEUE_FILE: Final = "queue.db"
+HANDED_BACK_PRIORITY: Final = 10  # above the default 0: handed-back runs go before new ones
 
 
 def create_huey(settings: Settings, *, immediate: bool = False) -> Huey:
@@ -45,6 +46,14 @@ class Tasks:
 
     def enqueue(self, check_id: str, run_key: str) -> None:
         self.run_job(check_id, run_key)
+
+    def enqueue_first(self, check_id: str, run_key: str) -> None:
+        """Queue a run ahead of the waiting ones (a job handed back from a stopped worker) where the queue
+        keeps priorities (SQLite); where it does not (Redis), at the end like any other."""
+        try:
+            self.run_job(check_id, run_key, priority=HANDED_BACK_PRIORITY)
+        except NotImplementedError:
+            self.run_job(check_id, run_key)
 
 
 def bind_tasks(

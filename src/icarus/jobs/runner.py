@@ -104,6 +104,8 @@ class JobRunner:
         self.config = config or RunnerConfig()
         self.clock = clock
         self.enqueue = enqueue
+        # Queues a job handed back from a stopped worker ahead of the others, where the queue can.
+        self.enqueue_first: Enqueue | None = None
         # The jobs this runner leases now (job id -> the attempt it leased), renewed by ``heartbeat``; and
         # those whose lease moved on meanwhile, whose run must stop without writing.
         self._held: dict[int, int] = {}
@@ -172,7 +174,7 @@ class JobRunner:
         reclaimed = self.service.reclaim_expired(now)
         for job in reclaimed:
             log.warning("job %s/%s: its worker's lease ran out; queued again", job.check_id, job.run_key)
-            self._kick(job.check_id, job.run_key)
+            self._kick_first(job.check_id, job.run_key)
         return reclaimed
 
     def hand_back_held(self, outcome: str) -> int:
@@ -186,7 +188,7 @@ class JobRunner:
             if self.service.hand_back(job_id, attempts, now, outcome):
                 handed += 1
                 job = self.service.job_by_id(job_id)
-                self._kick(job.check_id, job.run_key)
+                self._kick_first(job.check_id, job.run_key)
         return handed
 
     def _run_leased(self, job: JobInfo, now: datetime) -> str:
@@ -277,6 +279,12 @@ class JobRunner:
     def _kick(self, check_id: str, run_key: str) -> None:
         if self.enqueue is not None:
             self.enqueue(check_id, run_key)
+
+    def _kick_first(self, check_id: str, run_key: str) -> None:
+        if self.enqueue_first is not None:
+            self.enqueue_first(check_id, run_key)
+        else:
+            self._kick(check_id, run_key)
 
     def _request_state(self, check_id: str) -> RequestState:
         return self.service.request(check_id).state

@@ -53,7 +53,7 @@ def run_worker(settings: Settings, threads: int) -> None:
         sweep_minutes=settings.deletion_sweep_minutes,
         prune=runner.prune_events,
     )
-    runner.enqueue = tasks.enqueue
+    runner.enqueue, runner.enqueue_first = tasks.enqueue, tasks.enqueue_first
     bind_debate_worker(huey, store, settings)
     heartbeat = Heartbeat(runner, WorkerRegistry(store), worker_name(), settings.job_heartbeat_s)
     heartbeat.beat()
