@@ -11,7 +11,11 @@
    detected (none lost) and every segment stored once; p50 from a claim's last segment being sent to the
    claim appearing in the feed must be under 1 s. The baseline is the detector alone on one segment.
 
-``--debates-small`` runs both at a size for the test suite (500 documents, the first 120 cues, 40 live
+3. Feed. 50 subscribers follow the feed of a debate (the first 200 segments, two_step on the sample corpus)
+   while two worker threads research it, polling as the live page's stream does; each must receive every
+   event (a pending and an answered event per panel, every answer), in order.
+
+``--debates-small`` runs all three at a size for the test suite (500 documents, the first 120 cues, 40 live
 segments at 40 per second). The store is SQLite in a temporary folder.
 """
 
@@ -57,6 +61,7 @@ WORKERS: Final = 2
 TARGET_ALL_ANSWERED_S: Final = 300.0
 TARGET_LIVE_P50_S: Final = 1.0
 POLL_S: Final = 0.01  # how often the live subscriber looks at the feed
+FEED_POLL_S: Final = 0.5  # as the live page's event stream polls
 WORKER_IDLE_S: Final = 0.05
 
 
@@ -66,11 +71,12 @@ class Size:
     cues: int | None  # None: the whole file
     live_segments: int
     live_rate: float  # segments per second
+    subscribers: int
 
 
-FULL: Final = Size(100_000, None, 200, 10.0)
-QUICK: Final = Size(10_000, None, 200, 10.0)
-SMALL: Final = Size(500, 120, 40, 40.0)
+FULL: Final = Size(100_000, None, 200, 10.0, 50)
+QUICK: Final = Size(10_000, None, 200, 10.0, 50)
+SMALL: Final = Size(500, 120, 40, 40.0, 5)
 
 
 def _caption(cues: int | None) -> bytes:
@@ -280,6 +286,78 @@ def _live_run(size: Size, folder: Path) -> dict[str, Any]:
     }
 
 
+# --- 3. the feed: many subscribers ---------------------------------------------------------------------------
+
+
+def _feed_run(size: Size, folder: Path, judge: str) -> dict[str, Any]:
+    """Subscribers follow a debate's feed, polling as the live page's stream does, while two worker threads
+    research its claims; each subscriber must receive every panel and every answer, in order, none twice."""
+    folder.mkdir(parents=True, exist_ok=True)
+    corpus = LocalCorpus(folder / "sample.db")
+    corpus.add(sorted(SAMPLE.glob("*.html")))
+    services = _services(folder / "sample.db", folder, judge)
+
+    def research(mode: ResearchMode, claim: ClaimToResearch, debate_settings: DebateSettings) -> Panel:
+        return run_method(mode, claim, services)
+
+    store = Store(f"sqlite:///{folder / 'icarus.db'}").open()
+    service = DebateService(store, DebatePipeline(detect=_detector(datetime.now(UTC)), research=research))
+    debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[ResearchMode.TWO_STEP]))
+    segments = parse_transcript(_caption(None), "srt")[: size.live_segments]
+    service.add_segments(OPERATOR, debate.id, segments)
+    claims = len(service.list_claims(OPERATOR, debate.id))
+    received: list[list[tuple[int, str]]] = [[] for _ in range(size.subscribers)]
+    done = threading.Event()
+
+    def subscribe(inbox: list[tuple[int, str]]) -> None:
+        last = 0
+        while True:
+            finished = done.is_set()
+            for event in service.events_after(OPERATOR, debate.id, last, 200):
+                last = event.id
+                inbox.append((event.id, event.kind))
+            if finished:
+                return
+            time.sleep(FEED_POLL_S)
+
+    def work() -> None:
+        while True:
+            with store.reading() as session:
+                due = repo.runnable_panel_ids(session, datetime.now(UTC), limit=1000)
+            if not due:
+                return
+            random.shuffle(due)
+            for panel_id in due:
+                service.research_panel(panel_id)
+
+    subscribers = [threading.Thread(target=subscribe, args=(inbox,)) for inbox in received]
+    for thread in subscribers:
+        thread.start()
+    start = time.perf_counter()
+    workers = [threading.Thread(target=work) for _ in range(WORKERS)]
+    for thread in workers:
+        thread.start()
+    for thread in workers:
+        thread.join()
+    research_s = time.perf_counter() - start
+    time.sleep(2 * FEED_POLL_S)
+    done.set()
+    for thread in subscribers:
+        thread.join()
+    everything = [(e.id, e.kind) for e in service.events_after(OPERATOR, debate.id, 0, 1_000_000)]
+    store.close()
+    panels = sum(1 for _, kind in everything if kind == "panel")
+    complete = sum(1 for inbox in received if inbox == everything)
+    return {
+        "claims": claims,
+        "events": len(everything),
+        "panel_events": panels,
+        "subscribers": size.subscribers,
+        "subscribers_with_every_event": complete,
+        "research_s": round(research_s, 1),
+    }
+
+
 def main(argv: list[str]) -> dict[str, Any]:
     size = SMALL if "--debates-small" in argv else QUICK if "--quick" in argv else FULL
     judge = Settings().offline_judge
@@ -320,7 +398,9 @@ def main(argv: list[str]) -> dict[str, Any]:
                 else None,
             }
         )
-    file_row, live_row = runs[1], runs[2]
+        feed = _feed_run(size, folder / "feed", judge)
+        runs.append({"run": f"feed, {feed['subscribers']} subscribers", **feed})
+    file_row, live_row, feed_row = runs[1], runs[2], runs[3]
     return {
         "runs": runs,
         "judge": judge,
@@ -330,6 +410,8 @@ def main(argv: list[str]) -> dict[str, Any]:
         "live_target_met": live_row["p50_s"] < TARGET_LIVE_P50_S
         and live_row["claims_missing"] == 0
         and live_row["segments_stored"] == live_row["segments_sent"],
+        "feed_target_met": feed_row["subscribers_with_every_event"] == feed_row["subscribers"]
+        and feed_row["panel_events"] >= 2 * feed_row["claims"],
     }
 
 
