@@ -23,13 +23,17 @@ TABLES = {
     "api_tokens",
     "removals",
     "workers",
+    "check_models",
+    "model_results",
+    "evidence_stores",
+    "evidence_verifications",
 }
 
 
 def test_open_migrates_to_head(store: Store) -> None:
     assert set(inspect(store.engine).get_table_names()) >= TABLES
     with store.engine.connect() as connection:
-        assert current_revision(connection) == head_revision() == "0004_workers"
+        assert current_revision(connection) == head_revision() == "0005_models_services"
 
 
 def test_migrated_schema_matches_the_orm_tables(store: Store) -> None:

@@ -20,6 +20,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from icarus.api.auth import RateLimiter, Security
+from icarus.api.models_routes import build_models_router
 from icarus.api.routes import build_router
 from icarus.debates.api import build_debate_router, debate_service_for_app
 from icarus.debates.service import DebateService
@@ -85,6 +86,7 @@ def create_app(
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.include_router(build_router(runner, security, settings, sweep))
+    app.include_router(build_models_router(runner, security))
     debates = debates or debate_service_for_app(runner.store, settings, queue=queue_owned)
     app.include_router(build_debate_router(debates, security))
     app.include_router(build_debate_pages(debates, security))

@@ -6,6 +6,7 @@ trace byte for byte; it is not imported here, so using the store does not load t
 """
 
 import icarus.store.debate_tables  # noqa: F401  (puts the debate tables on Base.metadata)
+import icarus.store.model_tables  # noqa: F401  (and the model-result and EvidenceVerify tables)
 from icarus.store.changes import what_changed
 from icarus.store.migrate import migrate
 from icarus.store.repository import (

@@ -1,0 +1,121 @@
+"""A check's ledger scored under other models: which models were asked for, and their stored results.
+
+Every model is a pure function of the ledger, so a result can always be recomputed; the first result of
+each (check, version, model) is stored as canonical JSON so that a later recomputation ("replay under
+this model") can be compared with what was served, byte for byte.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import sessionmaker
+
+from icarus.ledger.document import parse_ledger
+from icarus.scoring.canonical import canonical_json
+from icarus.scoring.registry import ScoringModel, UnknownModelError, Verdict, get_model, parse_ref
+from icarus.store import Store
+from icarus.store.model_tables import CheckModel, ModelResult
+
+__all__ = ["ModelOutcome", "ModelResults", "model_or_none", "verdict_json"]
+
+
+@dataclass(frozen=True)
+class ModelOutcome:
+    """One version's ledger under one model: the result as served and whether it was stored before."""
+
+    model: ScoringModel
+    result: dict[str, Any]
+    result_json: str
+    stored_json: str | None  # the first result stored for this (check, version, model), if any
+
+    @property
+    def identical_to_stored(self) -> bool | None:
+        return None if self.stored_json is None else self.stored_json == self.result_json
+
+
+def model_or_none(ref: str) -> ScoringModel | None:
+    try:
+        parse_ref(ref)
+        return get_model(ref)
+    except (UnknownModelError, ValueError):
+        return None
+
+
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    return {
+        "claim_id": verdict.claim_id,
+        "outcome": verdict.outcome,
+        "band": verdict.band,
+        "probability": verdict.probability,
+        "shown_as": verdict.shown_as,
+    }
+
+
+class ModelResults:
+    """Reads and appends ``check_models`` and ``model_results``; never updates or deletes a row."""
+
+    def __init__(self, store: Store, clock: Callable[[], datetime]) -> None:
+        self._sessions = sessionmaker(store.engine, expire_on_commit=False)
+        self._clock = clock
+
+    def request(self, check_id: str, refs: Sequence[str]) -> list[str]:
+        """Add ``refs`` to the models the check is scored under (kept in request order); return them all."""
+        with self._sessions.begin() as session:
+            known = {
+                row.model: row.position
+                for row in session.scalars(select(CheckModel).where(CheckModel.check_id == check_id))
+            }
+            for ref in refs:
+                if ref not in known:
+                    known[ref] = len(known)
+                    session.add(
+                        CheckModel(
+                            check_id=check_id, model=ref, position=known[ref], requested_at=self._clock()
+                        )
+                    )
+        return sorted(known, key=known.__getitem__)
+
+    def requested(self, check_id: str) -> list[str]:
+        with self._sessions() as session:
+            rows = session.scalars(
+                select(CheckModel).where(CheckModel.check_id == check_id).order_by(CheckModel.position)
+            ).all()
+            return [row.model for row in rows]
+
+    def score(self, check_id: str, version: int, ledger: dict[str, Any], model: ScoringModel) -> ModelOutcome:
+        """Score the version's ledger under ``model``; store the result the first time."""
+        result = model.score(parse_ledger(ledger, "stored ledger"))
+        result_json = canonical_json(result)
+        stored = self.stored_json(check_id, version, model.ref)
+        if stored is None:
+            try:
+                with self._sessions.begin() as session:
+                    session.add(
+                        ModelResult(
+                            check_id=check_id,
+                            version=version,
+                            model=model.ref,
+                            family=model.family,
+                            config_hash=model.config_hash,
+                            trace_hash=str(result.get("trace_hash", "")),
+                            result_json=result_json,
+                            created_at=self._clock(),
+                        )
+                    )
+            except IntegrityError:  # stored by a concurrent request a moment ago
+                stored = self.stored_json(check_id, version, model.ref)
+        return ModelOutcome(model, result, result_json, stored)
+
+    def stored_json(self, check_id: str, version: int, ref: str) -> str | None:
+        with self._sessions() as session:
+            return session.scalar(
+                select(ModelResult.result_json).where(
+                    ModelResult.check_id == check_id, ModelResult.version == version, ModelResult.model == ref
+                )
+            )
