@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 
 from icarus.api.auth import Principal, Security
 from icarus.api.cache import LruCache
+from icarus.api.model_results import model_or_none
 from icarus.api.schemas import (
     CheckAccepted,
     CheckList,
@@ -370,7 +371,15 @@ def build_router(
         try:
             config = load_policy(ref)
         except UnknownPolicyError as exc:
-            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
+            model = model_or_none(ref)  # a ledger model, LVF or EvidenceVerify: every registered model
+            if model is None:
+                raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
+            return PolicyOut(
+                ref=ref,
+                config_hash=model.config_hash,
+                methodology_markdown=model.methodology(),
+                config=model.config_data(),
+            )
         return PolicyOut(
             ref=ref,
             config_hash=config.config_hash,
