@@ -7,6 +7,7 @@ else can ride along.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markupsafe import Markup
@@ -29,11 +30,24 @@ def markdown_to_html(text: str) -> str:
     return html
 
 
+def published_models() -> list[Any]:
+    """Every registered model for the index (imported late: the registry loads every family)."""
+    from icarus.web.model_pages import published_models as every_model
+
+    return list(every_model())
+
+
 def render_methodology_page(config: PolicyConfig, links: Links | None = None) -> str:
     """The methodology of ``config`` as one HTML document."""
     body = Markup(markdown_to_html(published_methodology(config)))
     return (
         environment()
         .get_template("methodology.html")
-        .render(body=body, policy=config.ref, config_hash=config.config_hash, links=links or Links())
+        .render(
+            body=body,
+            policy=config.ref,
+            config_hash=config.config_hash,
+            links=links or Links(),
+            models=published_models(),
+        )
     )

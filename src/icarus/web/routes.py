@@ -35,6 +35,7 @@ from icarus.web._env import environment
 from icarus.web.dashboard import render_dashboard
 from icarus.web.methodology import render_methodology_page
 from icarus.web.model import Links, RecentCheck, ReportPage
+from icarus.web.model_pages import render_model_methodology_page
 from icarus.web.report import render_report_page
 
 __all__ = ["ReportLoader", "create_web_router", "render_error_page"]
@@ -117,7 +118,10 @@ def create_web_router(
         try:
             config = load_policy(ref)
         except LookupError:
-            return not_found("such policy")
+            other = render_model_methodology_page(ref, links)  # a ledger model, LVF or EvidenceVerify
+            if other is None:
+                return not_found("such policy")
+            return HTMLResponse(other, headers={"Cache-Control": POLICY_CACHE})
         page = render_methodology_page(config, links)
         return HTMLResponse(page, headers={"Cache-Control": POLICY_CACHE})
 
