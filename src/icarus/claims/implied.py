@@ -40,6 +40,7 @@ from icarus.ledger.claims import Claim, Disposition, Implication, NotAssessedRea
 from icarus.ledger.subject import Subject
 
 __all__ = [
+    "MAX_FIELD_CHARS",
     "MAX_IMPLIED_CLAIMS",
     "ImpliedClaimsAnswer",
     "checked_text",
@@ -50,6 +51,8 @@ __all__ = [
 MAX_IMPLIED_CLAIMS = 3
 """Most implied claims kept per check; each one costs a claim's share of the query budget."""
 MAX_STATEMENT_CHARS = 300
+MAX_FIELD_CHARS = 8_000
+"""Longest field text sent to a model; a check reads the rest by segmentation."""
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"\b[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*")
@@ -141,7 +144,7 @@ def propose_implied(subject: Subject, found: ClaimSet, assist: ModelAssist) -> t
     claims: necessary ones to check, the rest listed as not assessed. Returns them and the step's record."""
     fields = [captured for _, captured in claim_fields(subject)]
     blocks = [
-        data_block(f"field {captured.name.value}", quarantine(captured.text[:8_000]).text)
+        data_block(f"field {captured.name.value}", quarantine(captured.text[:MAX_FIELD_CHARS]).text)
         for captured in fields
     ]
     asked = assist.ask(AssistStep.IMPLIED_CLAIMS, _TASK, blocks, ImpliedClaimsAnswer)

@@ -20,11 +20,11 @@ from dataclasses import replace
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from icarus.claims.extract import ClaimSet, ProposedSpan, claim_fields, extract_claims, locate_quote
-from icarus.claims.implied import propose_implied
+from icarus.claims.implied import MAX_FIELD_CHARS, propose_implied
 from icarus.judges.assist import ModelAssist
 from icarus.judges.quarantine import data_block, quarantine
 from icarus.ledger.assistance import AssistStep, ModelStep
-from icarus.ledger.subject import FieldName, Subject
+from icarus.ledger.subject import Subject
 from icarus.research.queries import PlannedQuery, QueryKind
 
 __all__ = [
@@ -41,8 +41,6 @@ MAX_PROPOSED_CLAIMS = 40
 """Most claims one answer may propose; a subject with more is cut into more than a check reads anyway."""
 MAX_QUOTE_CHARS = 600
 MAX_SEARCH_TEXT_CHARS = 200
-MAX_FIELD_CHARS = 8_000
-"""Longest field text sent; claims past it are left to the segmentation of the next check."""
 
 _WORD = re.compile(r"\w+")
 _TASK = (
@@ -120,7 +118,7 @@ def propose_spans(subject: Subject, assist: ModelAssist) -> tuple[list[ProposedS
             rejected.append(
                 f"claim {n}: search text rejected ({problem}); the claim's own words are searched"
             )
-        spans.append(ProposedSpan(FieldName(captured.name), located[0], located[1], search_text))
+        spans.append(ProposedSpan(captured.name, located[0], located[1], search_text))
     return spans, asked.record(rejected, used=bool(spans))
 
 
