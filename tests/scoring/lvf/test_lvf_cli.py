@@ -29,7 +29,7 @@ def test_lvf_ledger_is_short_for_lvf_score() -> None:
     assert short.exit_code == 0, short.output
     assert short.output == long.output
     (run,) = json.loads(short.output)
-    assert run["methodology"] == "lvf@3.0" and run["status"] == "held"
+    assert run["methodology"] == "lvf@3.0" and run["status"] == "scored"  # both offline assessors agree
 
 
 def test_record_show_and_challenge_flow(tmp_path: Path) -> None:

@@ -147,7 +147,7 @@ def test_fallback_weights_and_not_run_when_no_stance_judge_answered() -> None:
 
 
 def test_fewer_than_two_assessors_holds_the_run() -> None:
-    (run,) = run_lvf(worthy_ledger(), V3)
+    (run,) = run_lvf(worthy_ledger(), V3, offline=(LedgerAssessor(),))
     assert run.status is RunStatus.HELD and [h.code for h in run.holds] == ["too_few_assessors"]
     assert run.label is not None  # computed and stored, but not published
 
@@ -156,11 +156,11 @@ def test_two_assessors_within_4_points_score_and_beyond_4_hold() -> None:
     ledger = worthy_ledger()
     deterministic = _ledger_scores(ledger)
     close = {c: min(v + 4, D(10)) if v <= 6 else v - 4 for c, v in deterministic.items()}
-    (scored,) = run_lvf(ledger, V3, [FixedAssessor(close)])
+    (scored,) = run_lvf(ledger, V3, [FixedAssessor(close)], offline=(LedgerAssessor(),))
     assert scored.status is RunStatus.SCORED and max(c.spread for c in scored.criteria) == 4
     far = dict(close)
     far[Criterion.SPECIFICITY] = deterministic[Criterion.SPECIFICITY] - D("4.1")
-    (held,) = run_lvf(ledger, V3, [FixedAssessor(far)])
+    (held,) = run_lvf(ledger, V3, [FixedAssessor(far)], offline=(LedgerAssessor(),))
     assert held.status is RunStatus.HELD and held.holds[0].code == "assessor_spread"
     assert "specificity" in held.holds[0].detail
 

@@ -12,6 +12,7 @@ from icarus.lvf.llm import LLM_ASSESSOR, OpenAICompatibleAssessor
 from icarus.lvf.repository import LvfRepository
 from icarus.reputation.registry import Registry
 from icarus.scoring.lvf import Criterion, RunStatus, load_lvf_config, public_summary, run_lvf
+from icarus.scoring.lvf.assessors import LedgerAssessor
 from icarus.scoring.lvf.challenge_evidence import feed_challenge
 from icarus.scoring.lvf.challenges import ChallengeSubmission, ReviewAction
 from tests import builders as b
@@ -23,6 +24,8 @@ BODY = "SECRET-BODY-TEXT the harbor data in full " * 3
 EXCERPT = "SECRET-EXCERPT harbor fell"
 RATIONALE = "SECRET-RATIONALE from the model"
 NOTE = "SECRET-REVIEWER-NOTE about the submitter"
+
+ONLY_LEDGER = (LedgerAssessor(),)  # the deterministic assessor alone, so the LLM one is the second
 
 
 def answer(**changes: Any) -> dict[str, Any]:
@@ -42,7 +45,7 @@ def secret_ledger() -> b.Ledger:
 
 def test_llm_assessor_is_a_second_independent_assessor(fake_llm: FakeServer) -> None:
     fake_llm.reply_json(answer(corroboration=7.46))
-    (run,) = run_lvf(worthy_ledger(), V3, [assessor(fake_llm)])
+    (run,) = run_lvf(worthy_ledger(), V3, [assessor(fake_llm)], offline=ONLY_LEDGER)
     record = next(a for a in run.assessors if a.assessor == LLM_ASSESSOR)
     assert record.status == "ok" and record.scores[Criterion.CORROBORATION] == D("7.5")
     assert record.prompt_hash and record.raw_response and RATIONALE in record.raw_response
@@ -57,7 +60,7 @@ def test_llm_assessor_quarantines_evidence_it_is_shown(fake_llm: FakeServer) -> 
     text = "Harbor traffic fell 12%. " + injected
     item = b.item("e1", text=text, excerpt=Excerpt(span=Span(start=0, end=len(text)), text=text))
     fake_llm.reply_json(answer())
-    run_lvf(worthy_ledger([item]), V3, [assessor(fake_llm)])
+    run_lvf(worthy_ledger([item]), V3, [assessor(fake_llm)], offline=ONLY_LEDGER)
     assert injected not in fake_llm.requests[0].body
 
 
@@ -66,7 +69,7 @@ def test_llm_assessor_fails_closed_and_the_run_is_held(fake_llm: FakeServer) -> 
     fake_llm.reply_json(answer(claim_id="c9"))
     fake_llm.reply_raw(500, json.dumps({"error": {"message": "down"}}))
     for expected in ("does not match", "was not asked about", "unavailable"):
-        (run,) = run_lvf(worthy_ledger(), V3, [assessor(fake_llm)])
+        (run,) = run_lvf(worthy_ledger(), V3, [assessor(fake_llm)], offline=ONLY_LEDGER)
         record = next(a for a in run.assessors if a.assessor == LLM_ASSESSOR)
         assert record.status == "failed" and expected in record.failure and not record.scores
         assert run.status is RunStatus.HELD and run.holds[0].code == "too_few_assessors"
@@ -76,7 +79,7 @@ def test_llm_assessor_fails_closed_on_an_unreadable_http_answer(fake_llm: FakeSe
     fake_llm.reply_raw(200, "[" * 100_000 + "]" * 100_000)  # nested deeper than json can parse
     fake_llm.reply_raw(200, json.dumps({"error": {"message": "model overloaded"}}))  # an error, sent as 200
     for _ in range(2):
-        (run,) = run_lvf(worthy_ledger(), V3, [assessor(fake_llm)])
+        (run,) = run_lvf(worthy_ledger(), V3, [assessor(fake_llm)], offline=ONLY_LEDGER)
         record = next(a for a in run.assessors if a.assessor == LLM_ASSESSOR)
         assert record.status == "failed" and "unreadable completion" in (record.failure or "")
         assert run.status is RunStatus.HELD
@@ -86,7 +89,7 @@ def test_public_summary_never_shows_bodies_excerpts_prompts_responses_or_notes(
     fake_llm: FakeServer, tmp_path: Path
 ) -> None:
     fake_llm.reply_json(answer())
-    (run,) = run_lvf(secret_ledger(), V3, [assessor(fake_llm)])
+    (run,) = run_lvf(secret_ledger(), V3, [assessor(fake_llm)], offline=ONLY_LEDGER)
     private = run.canonical_json()
     assert RATIONALE in private  # the private record keeps the model's answer for audit...
     with LvfRepository(tmp_path / "lvf.db", V3.challenges) as repository:
@@ -120,7 +123,7 @@ def test_a_challenge_fed_run_publishes_ids_and_counts_never_the_submission(
     fake_llm.reply_json(answer())
     challenge_excerpt = "SECRET-CHALLENGE-EXCERPT the figure was revised"
     with LvfRepository(tmp_path / "lvf.db", V3.challenges) as repository:
-        (first,) = run_lvf(secret_ledger(), V3, [assessor(fake_llm)])
+        (first,) = run_lvf(secret_ledger(), V3, [assessor(fake_llm)], offline=ONLY_LEDGER)
         run_id = repository.record_run(first)
         challenge = repository.submit(
             ChallengeSubmission.model_validate(
@@ -142,7 +145,7 @@ def test_a_challenge_fed_run_publishes_ids_and_counts_never_the_submission(
         )
         repository.review(challenge, ReviewAction.ACCEPT, "rev-1", NOTE)
         fed = [feed_challenge(a, Registry().lookup) for a in repository.accepted_challenges()]
-        (later,) = run_lvf(secret_ledger(), V3, [assessor(fake_llm)], challenges=fed)
+        (later,) = run_lvf(secret_ledger(), V3, [assessor(fake_llm)], challenges=fed, offline=ONLY_LEDGER)
         later_id = repository.record_run(later)
         stored = repository.get_run(later_id)
     assert challenge_excerpt in fake_llm.requests[1].body  # the assessors read the accepted evidence...

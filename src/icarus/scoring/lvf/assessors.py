@@ -7,7 +7,8 @@ provenance graph, so the same ledger always gets the same scores:
   for anonymous sourcing and for an item with no content hash or snapshot (not traceable);
 * corroboration: points by the number of independent origins (provenance clusters) that support the
   claim, never by the number of articles;
-* internal consistency: 10 x supporting origins / (supporting + refuting origins);
+* internal consistency: 10 x supporting origins / (supporting + refuting origins); 0 when the claim
+  misstates material it cites (rule 1: a verified H20 self-evidence finding, H16, H12 or H13);
 * specificity: points per specific cue in the claim (a number, a percentage, a unit, a date, a name; the
   ledger's figures and event date count as number and date), capped at 10;
 * temporal validity: 10 for a historical claim; for a current or ongoing claim, points by the age of the
@@ -116,7 +117,12 @@ class LedgerAssessor:
         scores[Criterion.CORROBORATION] = table[min(supporting, len(table) - 1)]
         notes[Criterion.CORROBORATION] = f"{supporting} supporting independent origin(s)"
 
-        if supporting + refuting == 0:
+        if facts.misrepresentations:
+            scores[Criterion.INTERNAL_CONSISTENCY] = Decimal(0)
+            notes[Criterion.INTERNAL_CONSISTENCY] = "the claim misstates what it cites: " + ", ".join(
+                facts.misrepresentations
+            )
+        elif supporting + refuting == 0:
             scores[Criterion.INTERNAL_CONSISTENCY] = settings.without_evidence
             notes[Criterion.INTERNAL_CONSISTENCY] = "no counted evidence to compare"
         else:

@@ -51,8 +51,9 @@ from icarus.scoring.lvf.record import (
     RunCounts,
     RunStatus,
 )
+from icarus.scoring.lvf.stance_assessor import STANCE_ASSESSOR, StanceAssessor
 
-__all__ = ["LVF_CODE_HASH", "assessors_for", "claim_checkworthiness", "run_lvf"]
+__all__ = ["LVF_CODE_HASH", "OFFLINE_ASSESSORS", "assessors_for", "claim_checkworthiness", "run_lvf"]
 
 LVF_CODE_HASH = code_hash(Path(__file__).parent)
 
@@ -81,10 +82,21 @@ def claim_checkworthiness(claim: Claim) -> tuple[Decimal, tuple[str, ...]]:
     return Decimal(worth.points) / 100, worth.features
 
 
-def assessors_for(extra: Sequence[Assessor] = ()) -> tuple[Assessor, ...]:
-    """The deterministic assessor first, then any others (an LLM assessor when configured)."""
-    others = tuple(a for a in extra if a.name != LEDGER_ASSESSOR)
-    return (LedgerAssessor(), *others)
+OFFLINE_ASSESSORS: tuple[Assessor, ...] = (LedgerAssessor(), StanceAssessor())
+"""The two offline assessors: the ledger-rule one and the stance-and-claim one, which read different
+things. Both run on every assessed claim."""
+
+
+def assessors_for(
+    extra: Sequence[Assessor] = (), offline: Sequence[Assessor] = OFFLINE_ASSESSORS
+) -> tuple[Assessor, ...]:
+    """The offline assessors first, then any others (an LLM assessor when configured). ``offline`` exists
+    so a test can run the deterministic assessor alone; the deterministic one is always among them."""
+    chosen = (
+        tuple(offline) if any(a.name == LEDGER_ASSESSOR for a in offline) else (LedgerAssessor(), *offline)
+    )
+    names = {a.name for a in chosen}
+    return (*chosen, *(a for a in extra if a.name not in names | {LEDGER_ASSESSOR, STANCE_ASSESSOR}))
 
 
 def _ledger_hash(ledger: Ledger) -> str:
@@ -97,10 +109,11 @@ def run_lvf(
     assessors: Sequence[Assessor] | None = None,
     claim_ids: Sequence[str] | None = None,
     challenges: Sequence[FedChallenge] = (),
+    offline: Sequence[Assessor] = OFFLINE_ASSESSORS,
 ) -> tuple[LvfRun, ...]:
     """One run per claim (all claims, or ``claim_ids`` in ledger order). ``challenges``: accepted challenges
     of this ledger whose evidence the runs of their claims read."""
-    chosen = assessors_for(assessors or ())
+    chosen = assessors_for(assessors or (), offline)
     wanted = set(claim_ids) if claim_ids is not None else None
     if wanted is not None:
         unknown = wanted - {c.claim_id for c in ledger.claims}

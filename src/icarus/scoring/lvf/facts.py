@@ -27,6 +27,7 @@ from icarus.ledger import (
 )
 from icarus.provenance import ElectionFacts, ProvenanceGraph, build_graph, elect_origins
 from icarus.scoring.icarus.config import load_policy
+from icarus.scoring.icarus.selfevidence import check_claim
 from icarus.scoring.lvf.config import LvfConfig
 
 __all__ = ["ClaimFacts", "CountedItem", "OriginView", "claim_facts", "ledger_graph"]
@@ -66,6 +67,9 @@ class ClaimFacts:
     origins: tuple[OriginView, ...]  # clusters with counted evidence, sorted by cluster id
     cluster_count: int  # clusters over the whole ledger
     items: Mapping[str, EvidenceItem]
+    # Rule 1's findings about the claim (a verified H20 self-evidence finding, H16, H12, H13), e.g.
+    # "H20 on study": the claim misstates material it cites, so its own citation cannot corroborate it.
+    misrepresentations: tuple[str, ...] = ()
 
     @property
     def supporting(self) -> tuple[OriginView, ...]:
@@ -120,6 +124,8 @@ def _representative(members: list[CountedItem]) -> CountedItem:
 def claim_facts(ledger: Ledger, claim: Claim, graph: ProvenanceGraph, config: LvfConfig) -> ClaimFacts:
     items = {item.evidence_id: item for item in ledger.evidence}
     threshold = config.ledger_assessor.neutral_below_confidence
+    found = check_claim(claim, ledger, load_policy(config.provenance_settings_from)).misrepresentations
+    misstated = {m.evidence_id for m in found if m.evidence_id is not None}
     judged: list[EvidenceItem] = []
     counted: dict[str, CountedItem] = {}
     ran = False
@@ -134,6 +140,8 @@ def claim_facts(ledger: Ledger, claim: Claim, graph: ProvenanceGraph, config: Lv
         ran = True
         if answer.stance is Stance.NEUTRAL or answer.confidence < threshold or _excluded(item, judgment):
             continue
+        if answer.stance is Stance.SUPPORT and item.evidence_id in misstated:
+            continue  # the claim misstates this item: what it says cannot support the claim as stated
         counted[item.evidence_id] = CountedItem(item, judgment, answer.stance, answer.confidence)
 
     clusters = elect_origins(graph, _election_facts(items))
@@ -153,4 +161,5 @@ def claim_facts(ledger: Ledger, claim: Claim, graph: ProvenanceGraph, config: Lv
         origins=tuple(origins),
         cluster_count=len(clusters),
         items=items,
+        misrepresentations=tuple(f"{m.rule} on {m.evidence_id}" if m.evidence_id else m.rule for m in found),
     )

@@ -6,6 +6,18 @@ from decimal import Decimal
 
 from icarus.scoring.lvf.assessors import LEDGER_ASSESSOR, LLM_ASSESSOR, SPECIFIC_CUES
 from icarus.scoring.lvf.config import Component, LvfConfig
+from icarus.scoring.lvf.stance_assessor import (
+    ABSOLUTE_OR_LOADED,
+    ANCHOR_POINTS,
+    BIAS_POINTS_PER_SIGNAL,
+    NOW_WORDS,
+    QUARANTINE_PENALTY,
+    STANCE_ASSESSOR,
+    TEMPORAL_POINTS,
+    VAGUE_POINTS,
+    VAGUE_WORDS,
+    WITHOUT_ANSWERS,
+)
 
 __all__ = ["render_lvf_methodology"]
 
@@ -42,7 +54,8 @@ def render_lvf_methodology(config: LvfConfig) -> str:
     lines += [
         "",
         f"At least {r.min_assessors} independent assessors score every criterion from 0 to 10. The "
-        f"deterministic assessor `{LEDGER_ASSESSOR}` always runs; the LLM assessor `{LLM_ASSESSOR}` runs "
+        f"offline assessors `{LEDGER_ASSESSOR}` and `{STANCE_ASSESSOR}` always run, and read different "
+        f"things (below); the LLM assessor `{LLM_ASSESSOR}` runs "
         "when `ICARUS_LLM_BASE_URL` and `ICARUS_LLM_MODEL` are set. Reconciliation takes the median per "
         f"criterion. A spread (highest minus lowest score) above {r.max_spread} points on any criterion, or "
         f"fewer than {r.min_assessors} assessors answering, holds the run for more evidence or human review "
@@ -81,6 +94,34 @@ def render_lvf_methodology(config: LvfConfig) -> str:
         "- **Bias signal**: 10 \u00d7 the share of counted items without an incentive signal (conflict of "
         "interest, self-citation, press release, generally unreliable or Iffy-listed source); "
         f"{a.without_evidence} when nothing was counted. A bias label is display only and is never read.",
+        "- A claim that misstates material it cites (rule 1: a verified H20 self-evidence finding, H16, H12 "
+        "or H13) scores 0 on internal consistency, and the item it misstates does not count as support.",
+        "",
+        f"### How `{STANCE_ASSESSOR}` scores",
+        "",
+        "It reads only the stance judge's answers for the claim (stance, confidence, failure, quarantine) "
+        "and the claim's own words: never the provenance graph, directness, access, reputation or dates. "
+        "Quarantined answers and failed answers are not decisive; a support answer about an item the claim "
+        "misstates (rule 1) is read as neutral.",
+        "",
+        "- **Source provenance**: 10 \u00d7 the highest confidence of a decisive answer.",
+        "- **Corroboration**: 10 \u00d7 the strongest supporting confidence \u00d7 (1 \u2212 the strongest "
+        "refuting confidence). Answers are never counted, so copies of one story add nothing.",
+        "- **Internal consistency**: 10 \u00d7 |support \u2212 refute| / (support + refute), summing the "
+        f"confidences of decisive answers; {WITHOUT_ANSWERS} without a decisive answer; 0 when the claim "
+        "misstates what it cites (rule 1).",
+        f"- **Specificity**: {ANCHOR_POINTS} points per anchor in the claim (a figure, a month, a "
+        f"capitalised name after the first word) less {VAGUE_POINTS} per vague word ("
+        + ", ".join(sorted(VAGUE_WORDS))
+        + "), capped at 0\u201310.",
+        "- **Temporal validity**: from the claim's words: "
+        f"{TEMPORAL_POINTS['settled']} when it names a year before the as-of year, {TEMPORAL_POINTS['now']} "
+        "when it speaks of now ("
+        + ", ".join(sorted(NOW_WORDS))
+        + f"), {TEMPORAL_POINTS['undated']} otherwise.",
+        f"- **Bias signal**: 10 less {BIAS_POINTS_PER_SIGNAL} per loaded or absolute word ("
+        + ", ".join(sorted(ABSOLUTE_OR_LOADED))
+        + f") or exclamation mark, less {QUARANTINE_PENALTY} per quarantined answer.",
         "",
         "## Components and score",
         "",

@@ -1,8 +1,9 @@
 """LVF versions as registered scoring models (``lvf@2.0``, ``lvf@3.0``).
 
-Through the registry a model sees only the ledger, so only the deterministic assessor runs here (the LLM
-assessor reads settings and the network; ``icarus lvf`` adds it when configured). With one assessor every
-run is held for review under the two-assessor rule: the numbers are computed and shown as provisional.
+Through the registry a model sees only the ledger, so the two offline assessors run here (the ledger-rule
+one and the stance-and-claim one); the LLM assessor reads settings and the network, and ``icarus lvf``
+adds it when configured. A run the assessors disagree on is held for review: its numbers are computed
+and shown as provisional.
 
 Result shape (JSON): ``model``, ``family``, ``config_hash``, ``code_hash``, ``ledger_id``, ``runs`` (one
 full LVF run record per claim, as ``icarus lvf score --json`` prints it) and ``trace_hash`` (SHA-256 of the
