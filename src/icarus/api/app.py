@@ -29,6 +29,8 @@ from icarus.jobs.queue import bind_tasks, create_huey
 from icarus.jobs.runner import Enqueue, JobRunner, RunnerConfig, settings_services
 from icarus.jobs.sweep import DeletionSweep, PostStatusSource, x_status_source
 from icarus.ledger import SubjectKind
+from icarus.lvf.api import build_lvf_router, lvf_repository
+from icarus.lvf.web import build_lvf_pages
 from icarus.settings import Settings
 from icarus.store import NotFound, Store
 from icarus.store.engine import database_unavailable
@@ -69,10 +71,12 @@ def create_app(
     clock: Callable[[], datetime] = runner.clock
     sweep = DeletionSweep(runner.service, status_source or x_status_source(settings), clock=clock)
     security = Security(TokenStore(runner.store), settings, limiter)
+    lvf_runs = lvf_repository(settings)  # the LVF database `icarus lvf` uses
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> Any:
         yield
+        lvf_runs.close()
         if owns_store:
             runner.store.close()
 
@@ -87,6 +91,8 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.include_router(build_router(runner, security, settings, sweep))
     app.include_router(build_models_router(runner, security))
+    app.include_router(build_lvf_router(runner.store, security, settings, lvf_runs))
+    app.include_router(build_lvf_pages(lvf_runs))
     debates = debates or debate_service_for_app(runner.store, settings, queue=queue_owned)
     app.include_router(build_debate_router(debates, security))
     app.include_router(build_debate_pages(debates, security))
