@@ -22,7 +22,7 @@ def step_of(request: dict[str, Any]) -> str:
 def route(server: FakeServer, answers: dict[str, Callable[[dict[str, Any]], Any] | Any]) -> None:
     """Answer each step with ``answers[step]`` (a value, or a function of the request); a step with no
     entry gets an empty list for its one list field, the "nothing to propose" answer."""
-    empty = {
+    empty: dict[str, Any] = {
         "claim_spans": {"claims": []},
         "implied_claims": {"implications": []},
         "query_plan": {"queries": []},
@@ -38,7 +38,7 @@ def route(server: FakeServer, answers: dict[str, Callable[[dict[str, Any]], Any]
 
 
 def user_text(request: dict[str, Any]) -> str:
-    return next(m["content"] for m in request["messages"] if m["role"] == "user")
+    return str(next(m["content"] for m in request["messages"] if m["role"] == "user"))
 
 
 @pytest.fixture

@@ -57,7 +57,7 @@ def services(tmp_path: Path, provider: Recording, assist: ModelAssist | None) ->
     store.open()
     return CheckServices(
         judge=create_judge("offline-lexical@1"),
-        providers=[provider],  # type: ignore[list-item]
+        providers=[provider],
         registry=load_registry(EXAMPLES / "reputation.json"),
         snapshots=SnapshotStore(tmp_path / "snapshots"),
         policy=load_policy("icarus@1.1"),

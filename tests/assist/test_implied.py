@@ -17,6 +17,7 @@ from icarus.ledger import (
     Implication,
     Ledger,
     NotAssessedReason,
+    Subject,
     parse_ledger,
 )
 from icarus.scoring.icarus.config import load_policy
@@ -29,7 +30,7 @@ CAPTION = "Unemployment in Halden doubled since 2019."
 CHART = "Halden unemployment rate 2019 3.1% 2025 6.2%"
 
 
-def chart_post() -> object:
+def chart_post() -> Subject:
     return subject_of((FieldName.POST_TEXT, CAPTION), (FieldName.IMAGE_TEXT, CHART))
 
 
@@ -50,17 +51,18 @@ def test_a_necessary_implication_is_checked_by_its_statement_and_anchored_verbat
         },
     )
     subject = chart_post()
-    found = find_claims(subject, 5, assist)  # type: ignore[arg-type]
+    found = find_claims(subject, 5, assist)
     [implied] = [c for c in found.all if c.implication is not None]
+    assert implied.implication is not None
     assert implied in found.claims  # necessary: checked like any claim
     assert implied.text == "Unemployment in Halden doubled since 2019"  # the author's words, verbatim (G0)
     assert implied.span.slice(CAPTION) == implied.text
     assert implied.implication == Implication(
         statement=statement,
-        necessity=implied.implication.necessity,  # type: ignore[union-attr]
+        necessity=implied.implication.necessity,
         proposed_by="model:fake-model",
     )
-    assert implied.implication.necessity.startswith("necessary:")  # type: ignore[union-attr]
+    assert implied.implication.necessity.startswith("necessary:")
     assert checked_text(implied) == statement  # what is searched and judged
     assert implied.claim_id == f"c{len(found.all)}"  # numbered after the claims the post states
     assert found.steps[-1].outcome is AssistOutcome.ACCEPTED
@@ -95,12 +97,13 @@ def test_an_implication_that_needs_a_guess_is_listed_not_assessed(
     fake_llm: FakeServer, assist: ModelAssist, anchor: str, statement: str, why: str
 ) -> None:
     route(fake_llm, {"implied_claims": implications(("post_text", anchor, statement))})
-    found = find_claims(chart_post(), 5, assist)  # type: ignore[arg-type]
+    found = find_claims(chart_post(), 5, assist)
     [implied] = [c for c in found.all if c.implication is not None]
+    assert implied.implication is not None
     assert implied in found.not_assessed
     assert implied.disposition is Disposition.IMPLIED_NEEDS_INTENT
     assert implied.not_assessed is NotAssessedReason.IMPLIED_NEEDS_INTENT
-    assert implied.implication.necessity == f"not necessary: {why}"  # type: ignore[union-attr]
+    assert implied.implication.necessity == f"not necessary: {why}"
 
 
 def test_an_implication_of_words_not_meant_literally_is_not_necessary() -> None:
@@ -127,7 +130,7 @@ def test_unanchored_or_repeated_implications_are_rejected_and_recorded(
             )
         },
     )
-    found = find_claims(chart_post(), 5, assist)  # type: ignore[arg-type]
+    found = find_claims(chart_post(), 5, assist)
     assert all(c.implication is None for c in found.all)
     step = found.steps[-1]
     assert step.outcome is AssistOutcome.REJECTED
@@ -151,13 +154,13 @@ def test_an_injected_implication_answer_is_rejected(fake_llm: FakeServer, assist
             )
         },
     )
-    found = find_claims(chart_post(), 5, assist)  # type: ignore[arg-type]
+    found = find_claims(chart_post(), 5, assist)
     assert all(c.implication is None for c in found.all)
     assert found.steps[-1].rejected[0].startswith("injected answer")
 
 
 def test_offline_no_implication_is_stated() -> None:
-    found = find_claims(chart_post(), 5, None)  # type: ignore[arg-type]
+    found = find_claims(chart_post(), 5, None)
     assert all(c.implication is None for c in found.all) and found.steps == ()
 
 
