@@ -120,6 +120,13 @@ class Settings(BaseSettings):
         "cross-encoder alone), offline-wordllama@1 (static embeddings) or offline-lexical@1.",
     )
     llm_api_key: SecretStr | None = Field(default=None, description="API key for the LLM endpoint.")
+    llm_candidate_models: str | None = Field(
+        default=None,
+        description="Debates: the models at the LLM endpoint a debate may use, as a JSON list of "
+        '{"name", "cost", "latency", "quality"} objects or comma-separated names; a debate\'s cost, '
+        "latency and quality weights order them, an unavailable one hands over to the next. Unset means "
+        "ICARUS_LLM_MODEL alone.",
+    )
     x_bearer_token: SecretStr | None = Field(
         default=None, description="X API v2 bearer token for fetching posts."
     )

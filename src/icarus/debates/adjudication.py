@@ -65,6 +65,7 @@ __all__ = [
     "fallback_panel",
     "fingerprint_unchanged",
     "panel_fingerprint",
+    "rejection",
 ]
 
 FALLBACK_ORDER: Final = (Verdict.PARTIALLY_TRUE, Verdict.MISLEADING, Verdict.FALSE, Verdict.TRUE)
@@ -189,6 +190,7 @@ class AdjudicationRequest(BaseModel):
     instruction: str | None = Field(
         default=None, description="set on the retry after a rejected unverifiable"
     )
+    claim_text: str = Field(default="", description="the claim the panels answer, when known")
 
 
 class AdjudicationOutcome(BaseModel):
@@ -356,33 +358,52 @@ def _admitted_citations(panels: Sequence[StoredPanel]) -> dict[str, Citation]:
     return admitted
 
 
+def rejection(outcome: AdjudicationOutcome, request: AdjudicationRequest) -> str | None:
+    """Why ``outcome`` cannot answer ``request``, in words; None when it is usable."""
+    if outcome.verdict is Verdict.PENDING:
+        return "pending is not an answer"
+    admitted = set(request.admitted_urls) | _urls(request.panels)
+    cited = {url for url in outcome.cited_urls if url in admitted}
+    if not cited:
+        return "it cites none of the admitted evidence"
+    if outcome.verdict in SUBSTANTIVE_VERDICTS:
+        return None
+    if request.disagreement is not Disagreement.DIRECT:
+        return "unverifiable for a disagreement by degree, which must be reconciled"
+    if not (outcome.irreconcilable_reason or "").strip():
+        return "unverifiable without an irreconcilable-evidence reason"
+    sides = [[p for p in request.panels if p.panel.verdict is v] for v in (Verdict.TRUE, Verdict.FALSE)]
+    if not all(cited & _urls(side) for side in sides):
+        return "unverifiable without admitted citations from both sides"
+    return None
+
+
 def _accepted(
     outcome: AdjudicationOutcome | None, request: AdjudicationRequest, admitted: dict[str, Citation]
 ) -> tuple[list[Citation], AdjudicationReason] | None:
     """The outcome's admitted citations and reason if it is usable, else None."""
-    if outcome is None or outcome.verdict is Verdict.PENDING:
+    if outcome is None or rejection(outcome, request) is not None:
         return None
     cited = [admitted[url] for url in dict.fromkeys(outcome.cited_urls) if url in admitted]
     if not cited:
         return None
     if outcome.verdict in SUBSTANTIVE_VERDICTS:
         return cited, AdjudicationReason.RECONCILED_PANELS
-    if request.disagreement is not Disagreement.DIRECT or not (outcome.irreconcilable_reason or "").strip():
-        return None
-    urls = {c.url for c in cited}
-    sides = [[p for p in request.panels if p.panel.verdict is v] for v in (Verdict.TRUE, Verdict.FALSE)]
-    if not all(urls & _urls(side) for side in sides):
-        return None
     return cited, AdjudicationReason.IRRECONCILABLE_EVIDENCE
 
 
-def _adjudicated(finished: Sequence[StoredPanel], adjudicator: Adjudicator | None) -> ClaimVerdict:
+def _adjudicated(
+    finished: Sequence[StoredPanel], adjudicator: Adjudicator | None, claim_text: str = ""
+) -> ClaimVerdict:
     conflicting = _sourced_substantive(finished)
     disagreement = _disagreement(conflicting)
     admitted = _admitted_citations(finished)
     if adjudicator is not None:
         request = AdjudicationRequest(
-            panels=tuple(finished), disagreement=disagreement, admitted_urls=tuple(admitted)
+            panels=tuple(finished),
+            disagreement=disagreement,
+            admitted_urls=tuple(admitted),
+            claim_text=claim_text,
         )
         outcome = adjudicator.adjudicate(request)
         accepted = _accepted(outcome, request, admitted)
@@ -441,12 +462,14 @@ def build_claim_verdict(
     provisional_allowed: bool = False,
     elector_enabled: bool = False,
     chooser: Chooser | None = None,
+    claim_text: str = "",
 ) -> ClaimVerdict | None:
     """The claim's one answer, or None while research is pending.
 
     ``adjudicator`` None means adjudication is disabled, capped or unavailable: conflicts fall back (an
     unchanged adjudicated ``previous`` survives). Each ``adjudicate`` call may be billed; there are at most
-    two per build (the second only after a rejected UNVERIFIABLE)."""
+    two per build (the second only after a rejected UNVERIFIABLE). ``claim_text`` is shown to the
+    adjudicator, when it reads one."""
     finished = completed(panels)
     winner = next((p for p in finished if p.panel_id == operator_winner_panel_id), None)
     if winner is not None:
@@ -466,4 +489,4 @@ def build_claim_verdict(
         return _from_panel(fallback_panel(finished), Basis.FALLBACK, finished)
     if previous is not None and _survives(previous, finished):
         return previous
-    return _adjudicated(finished, adjudicator)
+    return _adjudicated(finished, adjudicator, claim_text)

@@ -173,13 +173,22 @@ class DebatePipeline:
     @classmethod
     def from_settings(cls, settings: Settings) -> DebatePipeline:
         """Detection by ``detect_claims``; research by ``run_method`` on the services ``settings`` describe
-        (built on first use, once), within the debate budgets ``settings`` set over each method's own."""
+        (built on first use, once), within the debate budgets ``settings`` set over each method's own.
+
+        With an LLM endpoint configured, its candidate models (``llm_candidate_models``, in each debate's
+        weighted order) answer the methods' calls; conflicts are adjudicated by the model, metered (retries
+        with backoff, a daily cap), and the elector's choice among disagreeing panels is the model's.
+        Detection asks no model. Raises ``CandidateSpecError`` when the candidate list cannot be read."""
         from icarus.debates.detection import detect_claims
         from icarus.debates.language import research_in_languages
-        from icarus.debates.model_choice import ModelWeights
+        from icarus.debates.llm_adjudication import LLMAdjudicator, LLMChooser
+        from icarus.debates.model_choice import ModelWeights, parse_candidates
         from icarus.debates.research.base import ResearchServices, default_budget
-        from icarus.debates.research.llm import with_model_weights
+        from icarus.debates.research.llm import DebateLlmConfig, with_model_weights
 
+        candidates = settings.llm_candidate_models
+        if candidates:
+            parse_candidates(candidates)  # refuse an unreadable list at start-up, not at the first call
         services: list[ResearchServices] = []
         lock = threading.Lock()
 
@@ -190,11 +199,20 @@ class DebatePipeline:
             with lock:
                 if not services:
                     services.append(ResearchServices.from_settings(settings))
-            weighted = with_model_weights(services[0], ModelWeights.of(debate_settings))
+            weighted = with_model_weights(services[0], ModelWeights.of(debate_settings), candidates)
             # A strong-language rerun also researches in English and Spanish (labelled); else run_method.
             return research_in_languages(mode, claim, weighted, debate_budget(settings, default_budget(mode)))
 
-        return cls(detect=detect, research=research)
+        llm = DebateLlmConfig.for_debate(settings, ModelWeights(), candidates)
+        if llm is None:
+            return cls(detect=detect, research=research)
+        return cls(
+            detect=detect,
+            research=research,
+            adjudicator=LLMAdjudicator.from_config(llm),
+            chooser=LLMChooser.from_config(llm),
+            adjudication_policy=AdjudicationRetryPolicy(),
+        )
 
 
 @dataclass(frozen=True)
@@ -1302,6 +1320,7 @@ class DebateService:
             provisional_allowed=debate.settings.provisional_claim_verdict,
             elector_enabled=debate.settings.elector_enabled,
             chooser=self.pipeline.chooser,
+            claim_text=claim.text,
         )
         changed = repo.store_claim_verdict(session, claim.id, verdict, now)
         if metered is not None:

@@ -74,6 +74,7 @@ class LLMRole(StrEnum):
     WRITER = "writer"
     CHOOSER = "chooser"
     TRANSLATOR = "translator"
+    ADJUDICATOR = "adjudicator"
 
 
 class CallOutcome(StrEnum):
