@@ -343,6 +343,27 @@ def test_strong_language_auto_retry_is_off_by_default_and_reruns_unverifiable_wh
     assert [strong for _mode, _text, strong in research.calls] == [False, False, True]
 
 
+def test_strong_language_auto_retry_waits_until_every_panel_of_the_claim_is_unverifiable(
+    store: Store, clock: FakeClock
+) -> None:
+    research = ScriptedResearch(answers={TWO_STEP: lambda _c: sourced(TWO_STEP, Verdict.UNVERIFIABLE)})
+    auto = make_service(store, clock, research, config=ServiceConfig(strong_language_auto_retry=True))
+    debate = auto.create_debate(OPERATOR, DebateSettings(research_modes=[TWO_STEP, DECOMPOSE]))
+    auto.add_segments(OPERATOR, debate.id, [segment("s1", "Taxes rose 5 percent.")])
+    assert [strong for _mode, _text, strong in research.calls] == [False, False]  # decompose said true
+
+
+def test_strong_language_auto_retry_reruns_each_method_once_when_all_are_unverifiable(
+    store: Store, clock: FakeClock
+) -> None:
+    research = ScriptedResearch(default=Verdict.UNVERIFIABLE)
+    auto = make_service(store, clock, research, config=ServiceConfig(strong_language_auto_retry=True))
+    debate = auto.create_debate(OPERATOR, DebateSettings(research_modes=[TWO_STEP, DECOMPOSE]))
+    auto.add_segments(OPERATOR, debate.id, [segment("s1", "Taxes rose 5 percent.")])
+    calls = [(mode, strong) for mode, _text, strong in research.calls]
+    assert calls == [(TWO_STEP, False), (DECOMPOSE, False), (TWO_STEP, True), (DECOMPOSE, True)]
+
+
 # --- escalation ----------------------------------------------------------------------------------------------
 
 

@@ -49,6 +49,7 @@ from icarus.debates.errors import (
     UnknownSpeaker,
 )
 from icarus.debates.escalation import next_rung
+from icarus.debates.language import should_auto_retry
 from icarus.debates.model import (
     Basis,
     ClaimVerdict,
@@ -1247,26 +1248,44 @@ class DebateService:
         follow_ups: list[int] = []
         if debate.settings.escalate_enabled:
             follow_ups += self._escalate(session, claim, debate, now)
-        if (
-            self.config.strong_language_auto_retry
-            and not row.strong_language
-            and row.verdict == Verdict.UNVERIFIABLE.value
+        follow_ups += self._strong_language_retry(session, claim, debate, now)
+        self._recompute(session, claim, debate, now, answered=row)
+        return follow_ups
+
+    def _strong_language_retry(
+        self, session: Session, claim: DebateClaimRecord, debate: repo.DebateRow, now: datetime
+    ) -> list[int]:
+        """``STRONG_LANGUAGE_AUTO_RETRY``: once every current panel of the claim has answered unverifiable,
+        rerun each of their methods once, searching also in English and Spanish."""
+        if not self.config.strong_language_auto_retry:
+            return []
+        rows = [repo.panel_row(p) for p in repo.panel_rows(session, claim.id)]
+        plain = [r for r in rows if not r.strong_language]
+        current = _current_panels(plain, self._expected(plain, debate))
+        if not should_auto_retry(
+            [p.panel.verdict for p in current],
+            self.config.strong_language_auto_retry,
+            already_retried=any(r.strong_language for r in rows),
         ):
+            return []
+        by_id = {r.id: r for r in plain}
+        retries: list[int] = []
+        for stored in current:
+            source = by_id[stored.panel_id]
             retry = repo.add_panel(
                 session,
                 claim,
-                ResearchMode(row.research_mode),
+                source.research_mode,
                 now,
-                manual=row.manual,
-                escalated=row.escalated,
+                manual=source.manual,
+                escalated=source.escalated,
                 strong_language=True,
-                billed_token_id=row.billed_token_id,
-                billed_organisation_id=row.billed_organisation_id,
+                billed_token_id=source.billed_token_id,
+                billed_organisation_id=source.billed_organisation_id,
             )
             repo.add_event(session, claim.debate_id, "panel", self._panel_event(session, retry), now)
-            follow_ups.append(retry.id)
-        self._recompute(session, claim, debate, now, answered=row)
-        return follow_ups
+            retries.append(retry.id)
+        return retries
 
     def _escalate(
         self, session: Session, claim: DebateClaimRecord, debate: repo.DebateRow, now: datetime
