@@ -161,3 +161,10 @@ def test_only_claim_fields_are_sent_and_read(fake_llm: FakeServer, assist: Model
     spans, step = propose_spans(subject, assist)
     assert spans == [] and step.outcome is AssistOutcome.REJECTED  # the truncated copy is not a claim field
     assert "field post_text" not in fake_llm.requests[0].body
+
+
+def test_spans_with_no_words_leave_the_segmentation(fake_llm: FakeServer, assist: ModelAssist) -> None:
+    subject = text_subject("Rents in Halden rose 4% in 2025. 📈 12%")
+    route(fake_llm, {"claim_spans": spans_answer(("plain_text", "📈", "rents"))})
+    found = find_claims(subject, 5, assist)
+    assert found.claims == extract_claims(subject, 5).claims != []

@@ -74,7 +74,9 @@ def find_claims(subject: Subject, max_claims: int, assist: ModelAssist | None = 
     if assist is None:
         return extract_claims(subject, max_claims)
     spans, step = propose_spans(subject, assist)
-    found = extract_claims(subject, max_claims, spans=spans) if spans else extract_claims(subject, max_claims)
+    found = extract_claims(subject, max_claims, spans=spans) if spans else None
+    if found is None or not found.all:  # nothing usable proposed: the segmentation's claims
+        found = extract_claims(subject, max_claims)
     implied, implied_step = propose_implied(subject, found, assist)
     return replace(
         found,
