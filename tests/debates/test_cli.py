@@ -111,6 +111,32 @@ def test_watch_turns_each_new_caption_file_into_a_debate_once(
     ]
 
 
+def test_watch_reports_an_unreadable_caption_file_once_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    monkeypatch.setenv("WATCH_RESEARCH_MODE", "none")
+    folder = tmp_path / "captions"
+    folder.mkdir()
+    (folder / "a-broken.srt").write_text("1\n00:00:01,000 --> nonsense\nSPEAKER_1: Taxes rose 5 percent.\n")
+    (folder / "b-evening.txt").write_text(TRANSCRIPT)
+    for name in ("a-broken.srt", "b-evening.txt"):
+        os.utime(folder / name, (1, 1))
+    first = runner.invoke(cli.app, ["watch", str(folder), "--once"])
+    assert first.exit_code == 0, first.output
+    assert "a-broken.srt" in first.stderr and "line" in first.stderr
+    assert json.loads(first.stdout)["file"] == "b-evening.txt"
+    again = runner.invoke(cli.app, ["watch", str(folder), "--once"])
+    assert (again.exit_code, again.output) == (0, "")  # its hash is seen: not read again until it changes
+    (folder / "a-broken.srt").write_text(
+        "1\n00:00:01,000 --> 00:00:04,000\nSPEAKER_1: Taxes rose 5 percent.\n"
+    )
+    os.utime(folder / "a-broken.srt", (1, 1))
+    fixed = runner.invoke(cli.app, ["watch", str(folder), "--once"])
+    assert fixed.exit_code == 0 and json.loads(fixed.stdout)["file"] == "a-broken.srt"
+
+
 def test_watch_refuses_an_unknown_research_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WATCH_RESEARCH_MODE", "telepathy")
     result = runner.invoke(cli.app, ["watch", str(tmp_path), "--once"])

@@ -364,6 +364,36 @@ def test_strong_language_auto_retry_reruns_each_method_once_when_all_are_unverif
     assert calls == [(TWO_STEP, False), (DECOMPOSE, False), (TWO_STEP, True), (DECOMPOSE, True)]
 
 
+VOICE_TAGGED = b"""WEBVTT
+
+00:00:01.000 --> 00:00:04.000
+<v Helena Marsh>Unemployment fell to 3.9 percent in 2023.
+
+00:00:05.000 --> 00:00:08.000
+<v SPEAKER_2>Inflation reached 7 percent last year.
+"""
+
+
+def test_a_voice_tag_that_is_a_name_names_its_speaker_for_the_gate_and_detection(
+    store: Store, clock: FakeClock
+) -> None:
+    seen: list[dict[str, str]] = []
+
+    def detect(segments: Sequence[Segment], names: Mapping[str, str]) -> list[DetectedClaim]:
+        seen.append(dict(names))
+        return detect_claims(segments, names)
+
+    service = make_service(store, clock, detect=detect)
+    debate = service.create_debate(OPERATOR, gated(TWO_STEP))
+    ingested = service.ingest_transcript(OPERATOR, debate.id, VOICE_TAGGED, "vtt")
+    assert ingested.speakers_waiting == ["SPEAKER_2"]  # Helena Marsh is named by her tag
+    assert ingested.detection is DetectionState.DEFERRED
+    service.set_speaker_map(OPERATOR, debate.id, {"SPEAKER_2": "Ana Ruiz"})
+    assert seen and seen[-1] == {"Helena Marsh": "Helena Marsh", "SPEAKER_2": "Ana Ruiz"}
+    speakers = {c.speaker_name for c in service.list_claims(OPERATOR, debate.id)}
+    assert speakers == {"Helena Marsh", "Ana Ruiz"}
+
+
 # --- escalation ----------------------------------------------------------------------------------------------
 
 

@@ -247,7 +247,10 @@ def watch_command(
     ] = DEFAULT_WATCH_INTERVAL_S,
     wait: WaitOption = True,
 ) -> None:
-    """Turn each new or changed caption file in FOLDER into a debate researched with WATCH_RESEARCH_MODE."""
+    """Turn each new or changed caption file in FOLDER into a debate researched with WATCH_RESEARCH_MODE.
+
+    A file that cannot be read as captions is reported and skipped until it changes; the watch goes on."""
+    from icarus.debates.transcripts import TranscriptError, TranscriptTooLarge, parse_transcript
     from icarus.debates.watch import UnknownResearchMode, scan_folder, watch_research_modes
 
     settings = Settings()
@@ -258,21 +261,31 @@ def watch_command(
         raise typer.Exit(2) from None
     state_path = settings.data_dir / WATCH_STATE_FILE
     key = str(folder.resolve())
+    errors = Console(stderr=True, soft_wrap=True, highlight=False)
+
+    def remember(name: str, sha256: str) -> None:
+        state = json.loads(state_path.read_text()) if state_path.exists() else {}
+        state.setdefault(key, {})[name] = sha256
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        state_path.write_text(json.dumps(state, indent=2, sort_keys=True))
+
     with _service(wait) as service:
         while True:
             state = json.loads(state_path.read_text()) if state_path.exists() else {}
-            seen: dict[str, str] = state.get(key, {})
-            scan = scan_folder(folder, seen)
+            scan = scan_folder(folder, state.get(key, {}))
             for rejected in scan.rejected:
-                Console(stderr=True).print(f"skipped {escape(rejected.name)}: {escape(rejected.reason)}")
+                errors.print(f"skipped {escape(rejected.name)}: {escape(rejected.reason)}")
             for caption in scan.ready:
+                try:
+                    parse_transcript(caption.data, caption.fmt.value)  # no debate for unreadable captions
+                except (TranscriptError, TranscriptTooLarge) as exc:
+                    errors.print(f"[red]refused[/red] {escape(caption.name)}: {escape(str(exc))}")
+                    remember(caption.name, caption.sha256)  # read again only once it changes
+                    continue
                 debate = service.create_debate(OPERATOR, DebateSettings(research_modes=modes), caption.name)
                 result = service.ingest_transcript(OPERATOR, debate.id, caption.data, caption.fmt.value)
                 _print({"file": caption.name, "debate_id": debate.id, "segments": result.segments})
-                seen[caption.name] = caption.sha256
-                state[key] = seen
-                settings.data_dir.mkdir(parents=True, exist_ok=True)
-                state_path.write_text(json.dumps(state, indent=2, sort_keys=True))
+                remember(caption.name, caption.sha256)
             if once:
                 return
             service.dispatch_due()

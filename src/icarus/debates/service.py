@@ -78,6 +78,7 @@ from icarus.debates.retries import (
 )
 from icarus.debates.speakers import (
     InvalidSpeakerName,
+    known_names,
     speaker_display_name,
     speakers_waiting,
     validate_speaker_map,
@@ -505,7 +506,7 @@ class DebateService:
             names = {**repo.debate_row(row).speakers, **cleaned}
             row.speakers_json = _json(names)
             row.updated_at = now
-            waiting = speakers_waiting(heard, names)
+            waiting = _waiting(heard, names)
             repo.add_event(
                 session, debate_id, "speakers", {"speakers": names, "speakers_waiting": waiting}, now
             )
@@ -569,7 +570,7 @@ class DebateService:
             fresh, duplicates = repo.add_segments(session, debate_id, parsed, now)
             debate = repo.debate_row(row)
             heard = repo.heard_labels(session, debate_id)
-            waiting = speakers_waiting(heard, debate.speakers)
+            waiting = _waiting(heard, debate.speakers)
             row.mode = DebateMode.FILE.value
             if fresh or row.detection_state == DetectionState.IDLE.value:
                 gated = debate.settings.speaker_gate_enabled and waiting and not row.skip_speakers
@@ -598,7 +599,7 @@ class DebateService:
             nonlocal released
             row = self._visible(session, caller, debate_id, lock=True)
             debate = repo.debate_row(row)
-            waiting = speakers_waiting(repo.heard_labels(session, debate_id), debate.speakers)
+            waiting = _waiting(repo.heard_labels(session, debate_id), debate.speakers)
             if waiting and not skip_speakers:
                 raise SpeakersWaiting(waiting)
             if skip_speakers and not row.skip_speakers:
@@ -939,7 +940,7 @@ class DebateService:
             language=debate.settings.language,
             country=debate.settings.country,
             strong_language=row.strong_language,
-            speaker=speaker_display_name(claim.speaker_label, heard, debate.speakers),
+            speaker=speaker_display_name(claim.speaker_label, heard, known_names(heard, debate.speakers)),
         )
         try:
             panel = self.pipeline.research(row.research_mode, request, debate.settings)
@@ -971,7 +972,8 @@ class DebateService:
         with self.store.reading() as session:
             debate = repo.debate_row(repo.debate_record(session, debate_id))
             pending = repo.segments(session, debate_id, undetected_only=True)
-        found = self.pipeline.detect(pending, debate.speakers) if pending else []
+            names = known_names(repo.heard_labels(session, debate_id), debate.speakers)
+        found = self.pipeline.detect(pending, names) if pending else []
         panels: list[int] = []
 
         def record(session: Session) -> bool:
@@ -1004,7 +1006,7 @@ class DebateService:
             ).all()
             for row in deferred:
                 names = repo.debate_row(row).speakers
-                if not speakers_waiting(repo.heard_labels(session, row.id), names):
+                if not _waiting(repo.heard_labels(session, row.id), names):
                     row.detection_state, row.detection_due_at = DetectionState.REQUESTED.value, now
             session.flush()
             return list(session.scalars(select(DebateRecord.id).where(_detection_runnable(now))).all())
@@ -1052,13 +1054,14 @@ class DebateService:
         def work(session: Session) -> tuple[int, int, list[str], list[int]]:
             row = repo.debate_record(session, debate_id, lock=True)
             debate = repo.debate_row(row)
-            waiting = speakers_waiting(repo.heard_labels(session, debate_id), debate.speakers)
+            heard = repo.heard_labels(session, debate_id)
+            waiting = _waiting(heard, debate.speakers)
             shown_waiting = waiting if debate.settings.speaker_gate_enabled else []
             pending = repo.segments(session, debate_id, undetected_only=True)
             ready = pending if flush else _complete_prefix(pending)
             if not ready:
                 return 0, 0, shown_waiting, []
-            found = self.pipeline.detect(ready, debate.speakers)
+            found = self.pipeline.detect(ready, known_names(heard, debate.speakers))
             repo.mark_detected(session, debate_id, [s.segment_id for s in ready])
             before = len(repo.withheld_claims(session, debate_id))
             panels = self._store_detected(session, row, found, now, live=True)
@@ -1085,7 +1088,7 @@ class DebateService:
         """Persist detected claims, withholding what the speaker gate holds back; panels for the rest."""
         debate = repo.debate_row(row)
         gate = debate.settings.speaker_gate_enabled
-        waiting = set(speakers_waiting(repo.heard_labels(session, row.id), debate.speakers))
+        waiting = set(_waiting(repo.heard_labels(session, row.id), debate.speakers))
         backlog = (
             live and gate and not row.skip_speakers and (waiting or repo.withheld_claims(session, row.id))
         )
@@ -1445,7 +1448,7 @@ class DebateService:
             settings=debate.settings,
             speakers=debate.speakers,
             speakers_heard=heard,
-            speakers_waiting=speakers_waiting(heard, debate.speakers),
+            speakers_waiting=_waiting(heard, debate.speakers),
             mode=debate.mode,
             detection_state=debate.detection_state,
             segment_count=repo.segment_count(session, row.id),
@@ -1462,7 +1465,9 @@ class DebateService:
             "claim_id": claim.id,
             "text": claim.text,
             "speaker_label": claim.speaker_label,
-            "speaker_name": speaker_display_name(claim.speaker_label, heard, debate.speakers),
+            "speaker_name": speaker_display_name(
+                claim.speaker_label, heard, known_names(heard, debate.speakers)
+            ),
             "checkworthiness": claim.checkworthiness,
             "manually_added": claim.manually_added,
         }
@@ -1495,6 +1500,11 @@ class DebateService:
 
 
 # --- helpers -----------------------------------------------------------------------------------------
+
+
+def _waiting(heard: Sequence[str], speakers: Mapping[str, str]) -> list[str]:
+    """The heard labels still unnamed: a voice tag that is a name ("Helena Marsh") names itself."""
+    return speakers_waiting(heard, known_names(heard, speakers))
 
 
 def _detection_runnable(now: datetime) -> Any:
@@ -1695,7 +1705,7 @@ def _summary(
         debate_id=claim.debate_id,
         text=claim.text,
         speaker_label=claim.speaker_label,
-        speaker_name=speaker_display_name(claim.speaker_label, heard, debate.speakers),
+        speaker_name=speaker_display_name(claim.speaker_label, heard, known_names(heard, debate.speakers)),
         checkworthiness=claim.checkworthiness,
         claim_type=claim.claim_type,
         manually_added=claim.manually_added,

@@ -28,6 +28,7 @@ __all__ = [
     "heard_labels",
     "implicit_names",
     "is_diarization_label",
+    "known_names",
     "may_run_detection",
     "release_backlog",
     "speaker_display_name",
@@ -66,6 +67,12 @@ def implicit_names(heard: Sequence[str]) -> dict[str, str]:
     """Labels that are names already ("Helena Marsh" from a ``<v Helena Marsh>`` voice tag, "MODERATOR"),
     each named as itself; merge the speaker map over them."""
     return {label: label.strip() for label in heard if label.strip() and not is_diarization_label(label)}
+
+
+def known_names(heard: Sequence[str], names: Mapping[str, str]) -> dict[str, str]:
+    """The names detection and the gate go by: voice-tag names heard (``implicit_names``), with the speaker
+    map over them."""
+    return {**implicit_names(heard), **names}
 
 
 def heard_labels(segments: Iterable[Segment]) -> list[str]:
