@@ -25,6 +25,9 @@ from icarus.api.routes import build_router
 from icarus.debates.api import build_debate_router, debate_service_for_app
 from icarus.debates.service import DebateService
 from icarus.debates.web import build_debate_pages
+from icarus.evidenceverify.api import build_evidence_verify_router
+from icarus.evidenceverify.records import VerificationRecords
+from icarus.evidenceverify.web import build_evidence_verify_pages
 from icarus.jobs.queue import bind_tasks, create_huey
 from icarus.jobs.runner import Enqueue, JobRunner, RunnerConfig, settings_services
 from icarus.jobs.sweep import DeletionSweep, PostStatusSource, x_status_source
@@ -93,6 +96,9 @@ def create_app(
     app.include_router(build_models_router(runner, security))
     app.include_router(build_lvf_router(runner.store, security, settings, lvf_runs))
     app.include_router(build_lvf_pages(lvf_runs))
+    verifications = VerificationRecords(runner.store, clock)
+    app.include_router(build_evidence_verify_router(runner.store, security, settings, verifications))
+    app.include_router(build_evidence_verify_pages(verifications))
     debates = debates or debate_service_for_app(runner.store, settings, queue=queue_owned)
     app.include_router(build_debate_router(debates, security))
     app.include_router(build_debate_pages(debates, security))

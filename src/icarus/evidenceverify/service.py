@@ -31,11 +31,14 @@ def evidence_verify(
     providers: Sequence[SearchProvider],
     independent: bool,
     as_of: datetime,
+    searched: SearchOutcome | None = None,
 ) -> VerificationResult:
+    """``searched``: the outcome of a search already run for this claim (a replay reuses the stored one)
+    instead of searching again."""
     reasons = search_needed(claim, store, independent)
     search: SearchOutcome | None = None
     if reasons:
-        search = independent_search(claim, store, providers, config, as_of)
+        search = searched or independent_search(claim, store, providers, config, as_of)
     result = verify_claim(
         claim,
         store,

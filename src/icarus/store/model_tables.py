@@ -8,8 +8,8 @@ migrations covers them like every other table.
   canonical JSON with its config and trace hashes, so a later recomputation can be compared byte for byte.
 - ``evidence_stores``: EvidenceVerify evidence stores, one row per revision (append-only). Writing the
   updated ``corroboration_status`` of a verification back makes a new revision of the same store.
-- ``evidence_verifications``: one EvidenceVerify result with the claim and the store revision it read, so
-  it can be recomputed.
+- ``evidence_verifications``: one EvidenceVerify result with the claim, the store revision, the stance
+  judge and the independent search's outcome it read, so it can be recomputed.
 """
 
 from __future__ import annotations
@@ -79,6 +79,8 @@ class EvidenceVerification(Base):
     store_revision: Mapped[int] = mapped_column(Integer)
     claim_id: Mapped[str] = mapped_column(String(256))
     claim_json: Mapped[str] = mapped_column(Text)
+    search_json: Mapped[str | None] = mapped_column(Text)  # the independent search's outcome, when it ran
+    judge: Mapped[str] = mapped_column(String(MODEL_REF_LENGTH))
     independent_search: Mapped[bool] = mapped_column(Boolean)
     as_of: Mapped[datetime] = mapped_column(UtcDateTime())
     model: Mapped[str] = mapped_column(String(MODEL_REF_LENGTH))

@@ -65,6 +65,8 @@ def upgrade() -> None:
         sa.Column("store_revision", sa.Integer(), nullable=False),
         sa.Column("claim_id", sa.String(256), nullable=False),
         sa.Column("claim_json", sa.Text(), nullable=False),
+        sa.Column("search_json", sa.Text(), nullable=True),
+        sa.Column("judge", sa.String(64), nullable=False),
         sa.Column("independent_search", sa.Boolean(), nullable=False),
         sa.Column("as_of", _utc(), nullable=False),
         sa.Column("model", sa.String(64), nullable=False),
