@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from huey import Huey, RedisHuey, SqliteHuey, crontab
+from huey.storage import RedisStorage
 
 from icarus.settings import Settings
 
@@ -48,8 +49,14 @@ class Tasks:
         self.run_job(check_id, run_key)
 
     def enqueue_first(self, check_id: str, run_key: str) -> None:
-        """Queue a run ahead of the waiting ones (a job handed back from a stopped worker) where the queue
-        keeps priorities (SQLite); where it does not (Redis), at the end like any other."""
+        """Queue a run ahead of the waiting ones: a job handed back from a stopped worker runs next, not
+        behind the backlog. SQLite keeps priorities; Redis keeps none, but its consumers pop the list's
+        right end, so the message is pushed there. Any other queue takes it at the end."""
+        storage = self.huey.storage
+        if isinstance(storage, RedisStorage) and not self.huey.immediate:
+            message = self.huey.serialize_task(self.run_job.s(check_id, run_key))
+            storage.conn.rpush(storage.queue_key, message)
+            return
         try:
             self.run_job(check_id, run_key, priority=HANDED_BACK_PRIORITY)
         except NotImplementedError:
