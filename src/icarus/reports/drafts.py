@@ -34,6 +34,7 @@ from icarus.judges.assist import ModelAssist
 from icarus.judges.quarantine import data_block, quarantine
 from icarus.ledger import Claim, EvidenceItem, ExplanationDraft, Ledger, ModelStep
 from icarus.ledger.assistance import AssistStep
+from icarus.reports.render import deterministic_explanation
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.scoring.icarus.gates import g3_rejected_drafts, g7_violations
@@ -97,15 +98,6 @@ class DraftAnswer(_Strict):
     claim_id: str = Field(max_length=40)
     text: str = Field(max_length=MAX_DRAFT_CHARS, description="The explanation, citing evidence as [id].")
     citations: list[_Citation] = Field(max_length=MAX_EVIDENCE_PER_DRAFT)
-
-
-def deterministic_explanation(claim_result: Mapping[str, Any]) -> str:
-    """The explanation a claim carries when no model draft passed: the label and the rule that decided it,
-    from the published result alone."""
-    label = Label(claim_result["label"])
-    reasons = [r["message"] for r in claim_result.get("reasons", [])]
-    first = reasons[0] if reasons else "no reason recorded"
-    return f"{label.symbol} {label.heading}: {first}."
 
 
 def attach_drafts(

@@ -8,14 +8,16 @@ that ran for it, as validated.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 
-from icarus.ledger import Ledger
-from icarus.reports.drafts import deterministic_explanation
 from icarus.scoring.labels import Label
+
+if TYPE_CHECKING:  # the renderer reads a ledger's fields only; importing the models costs every command
+    from icarus.ledger import Ledger
 
 NOT_ASSESSED_WORDS: dict[str, str] = {
     "opinion": "opinion, not a factual assertion",
@@ -30,6 +32,15 @@ NOT_ASSESSED_WORDS: dict[str, str] = {
     "budget": "beyond the number of claims one check researches",
 }
 """Why a claim is not assessed, in words, by its ``not_assessed`` reason."""
+
+
+def deterministic_explanation(claim_result: Mapping[str, Any]) -> str:
+    """The explanation a claim carries when no model draft passed: the label and the rule that decided it,
+    from the published result alone."""
+    label = Label(claim_result["label"])
+    reasons = [r["message"] for r in claim_result.get("reasons", [])]
+    first = reasons[0] if reasons else "no reason recorded"
+    return f"{label.symbol} {label.heading}: {first}."
 
 
 def not_assessed_words(reason: str) -> str:
