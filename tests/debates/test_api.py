@@ -625,6 +625,26 @@ def test_corrections_and_translations_apply_to_research_panels_only(site: Site) 
     )
 
 
+def test_a_correction_keeps_its_note(site: Site) -> None:
+    reviewer = site.token(Role.REVIEWER)
+    _debate_id, _claim_id, (first, _second) = _two_panels(site, reviewer)
+    note = "The 5 percent is the nominal rise; the real one was 1 percent."
+    corrected = site.client.post(
+        f"/v1/panels/{first}/corrections", json={"verdict": "misleading", "note": note}, headers=reviewer
+    )
+    assert corrected.status_code == 200
+    too_long = {"verdict": "false", "note": "x" * 2_001}
+    assert (
+        site.client.post(f"/v1/panels/{first}/corrections", json=too_long, headers=reviewer).status_code
+        == 422
+    )
+    with site.store.reading() as session:
+        rows = session.scalars(
+            select(DebateFeedbackRecord).where(DebateFeedbackRecord.kind == "correction")
+        ).all()
+    assert [json.loads(r.data_json) for r in rows] == [{"verdict": "misleading", "note": note}]
+
+
 def test_votes_and_feedback_are_recorded_and_never_change_the_answer(site: Site) -> None:
     reader, api = site.token(Role.READER), site.token(Role.API)
     debate_id = site.debate(api)

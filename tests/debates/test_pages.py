@@ -193,6 +193,29 @@ def test_the_card_fragment_is_the_claims_card(site: Site) -> None:
     assert site.client.get(f"/debates/{debate_id}/claims/0x1/card").status_code == 404
 
 
+def test_the_card_fragment_reads_one_claim_and_names_its_speaker(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = site.token(Role.API)
+    debate_id = site.debate(api)
+    site.client.post(
+        f"/v1/debates/{debate_id}/segments",
+        json={
+            "segments": [{"segment_id": "s1", "speaker_label": "Ana Ruiz", "text": "Taxes rose 5 percent."}]
+        },
+        headers=api,
+    )
+    [claim] = site.client.get(f"/v1/debates/{debate_id}/claims", headers=api).json()["claims"]
+    sign_in(site, api, f"/debates/{debate_id}")
+
+    def every_claim(*_args: object) -> None:
+        raise AssertionError("a card reads its own claim, not the whole list")
+
+    monkeypatch.setattr(site.service, "list_claims", every_claim)
+    card = site.client.get(f"/debates/{debate_id}/claims/{claim['claim_id']}/card")
+    assert card.status_code == 200 and "Ana Ruiz" in card.text
+
+
 def test_the_pages_stay_out_of_the_openapi_schema(site: Site) -> None:
     paths = site.client.get("/openapi.json").json()["paths"]
     assert not any(path.startswith("/debates") for path in paths)

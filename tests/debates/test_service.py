@@ -394,6 +394,19 @@ def test_a_voice_tag_that_is_a_name_names_its_speaker_for_the_gate_and_detection
     assert speakers == {"Helena Marsh", "Ana Ruiz"}
 
 
+def test_the_last_event_id_is_the_feeds_newest_and_only_inside_the_organisation(
+    store: Store, clock: FakeClock
+) -> None:
+    service = make_service(store, clock)
+    debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[TWO_STEP]))
+    assert service.last_event_id(OPERATOR, debate.id) == 0
+    service.add_segments(OPERATOR, debate.id, [segment("s1", "Taxes rose 5 percent.")])
+    events = service.events_after(OPERATOR, debate.id, 0, 1000)
+    assert events and service.last_event_id(OPERATOR, debate.id) == events[-1].id
+    with pytest.raises(DebateNotFound):
+        service.last_event_id(api_caller(organisation_id=99), debate.id)
+
+
 # --- escalation ----------------------------------------------------------------------------------------------
 
 

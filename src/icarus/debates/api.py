@@ -466,7 +466,7 @@ def build_debate_router(service: DebateService, security: Security) -> APIRouter
     def correct_verdict(panel_id: PanelId, body: CorrectionIn, caller: Reviewer) -> JSONResponse:
         """A reviewer's verdict for one research panel, shown beside the method's own."""
         with _answering():
-            view = service.correct_verdict(caller, panel_id, body.verdict)
+            view = service.correct_verdict(caller, panel_id, body.verdict, body.note)
         body_out = panel_dict(view)
         return JSONResponse(body_out if caller.is_admin else strip_diagnostics(body_out))
 

@@ -654,6 +654,14 @@ def add_event(session: Session, debate_id: str, kind: str, data: Mapping[str, An
     return seq
 
 
+def last_event_id(session: Session, debate_id: str) -> int:
+    """The newest event id of the debate's feed; 0 when it has none."""
+    found = session.scalar(
+        select(func.max(DebateEventRecord.seq)).where(DebateEventRecord.debate_id == debate_id)
+    )
+    return int(found or 0)
+
+
 def events_after(session: Session, debate_id: str, last_id: int, limit: int) -> list[DebateEvent]:
     rows = session.scalars(
         select(DebateEventRecord)

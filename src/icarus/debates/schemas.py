@@ -242,6 +242,7 @@ class CorrectionIn(_In):
     """A reviewer's verdict for one research panel, shown beside the method's own."""
 
     verdict: Verdict
+    note: str | None = Field(default=None, max_length=2_000, description="Why, in a sentence or two.")
 
     @field_validator("verdict")
     @classmethod

@@ -362,6 +362,9 @@ class ClaimResults:
     panels: list[PanelView]
     operator_winner_panel_id: int | None
     conflict: bool = False
+    speaker_label: str | None = None
+    speaker_name: str | None = None
+    manually_added: bool = False
 
     @property
     def best(self) -> ClaimVerdict | None:
@@ -726,7 +729,9 @@ class DebateService:
             claim = repo.claim_record(session, claim_id, debate_id)
             if claim.withheld is not None:
                 raise ClaimNotFound(claim_id, debate_id)
-            self._visible(session, caller, claim.debate_id, missing=ClaimNotFound(claim_id, debate_id))
+            row = self._visible(session, caller, claim.debate_id, missing=ClaimNotFound(claim_id, debate_id))
+            heard = repo.heard_labels(session, claim.debate_id)
+            speakers = known_names(heard, repo.debate_row(row).speakers)
             panels = [_panel_view(repo.panel_row(p)) for p in repo.panel_rows(session, claim_id)]
             return ClaimResults(
                 claim_id=claim.id,
@@ -735,6 +740,9 @@ class DebateService:
                 claim_verdict=repo.claim_verdict(session, claim_id),
                 panels=panels,
                 operator_winner_panel_id=repo.current_winner(session, claim_id),
+                speaker_label=claim.speaker_label,
+                speaker_name=speaker_display_name(claim.speaker_label, heard, speakers),
+                manually_added=claim.manually_added,
             )
 
     # --- operators and readers ------------------------------------------------------------------------
@@ -804,8 +812,11 @@ class DebateService:
         debate_id = self.store.transaction(work)
         return self.claim_results(caller, claim_id, debate_id)
 
-    def correct_verdict(self, caller: Caller, panel_id: int, verdict: Verdict) -> PanelView:
-        """A reviewer's correction of one research panel's verdict, shown beside the panel."""
+    def correct_verdict(
+        self, caller: Caller, panel_id: int, verdict: Verdict, note: str | None = None
+    ) -> PanelView:
+        """A reviewer's correction of one research panel's verdict, shown beside the panel; ``note`` (why,
+        optional) is kept with it."""
         caller.require(Role.REVIEWER, "correcting a verdict")
         if verdict is Verdict.PENDING:
             raise InvalidChange("a correction names a verdict, not pending")
@@ -821,7 +832,7 @@ class DebateService:
                     claim_id=claim.id,
                     panel_id=panel.id,
                     token_id=caller.token_id,
-                    data_json=_json({"verdict": verdict.value}),
+                    data_json=_json({"verdict": verdict.value, "note": (note or "").strip() or None}),
                     at=now,
                 )
             )
@@ -889,6 +900,12 @@ class DebateService:
         with self.store.reading() as session:
             self._visible(session, caller, debate_id)
             return repo.events_after(session, debate_id, max(0, last_id), max(1, min(limit, 1000)))
+
+    def last_event_id(self, caller: Caller, debate_id: str) -> int:
+        """The newest event id of the debate's feed (0 when none): a page subscribes after it."""
+        with self.store.reading() as session:
+            self._visible(session, caller, debate_id)
+            return repo.last_event_id(session, debate_id)
 
     def rebuild_verdicts(self, caller: Caller, debate_id: str | None = None) -> int:
         """Build every claim's answer again from its panels (one debate, or all); how many changed.

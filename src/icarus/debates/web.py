@@ -23,7 +23,6 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, HTTPException, Request, status
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
-from sqlalchemy import func, select
 from starlette.concurrency import run_in_threadpool
 
 from icarus.api.auth import TOKEN_COOKIE, Security
@@ -31,9 +30,7 @@ from icarus.debates.access import AccessStore, Caller
 from icarus.debates.api import caller_for, claim_results_dict
 from icarus.debates.errors import DebateError
 from icarus.debates.model import Basis, Verdict
-from icarus.debates.service import ClaimSummary, DebateService
-from icarus.store.debate_tables import DebateEventRecord
-from icarus.store.repository import Store
+from icarus.debates.service import ClaimResults, ClaimSummary, DebateService
 from icarus.store.tokens import Role
 from icarus.web._env import asset, environment
 from icarus.web.model import Links
@@ -45,7 +42,6 @@ __all__ = [
     "VerdictLook",
     "build_debate_pages",
     "claim_card",
-    "last_event_id",
     "render_claim_card",
 ]
 
@@ -84,8 +80,8 @@ BASIS_WORDS: Final = {
 }
 
 
-def claim_card(summary: ClaimSummary, results: Mapping[str, Any]) -> dict[str, Any]:
-    """What one claim card shows: the summary's speaker and the results as the API publishes them."""
+def claim_card(summary: ClaimSummary | ClaimResults, results: Mapping[str, Any]) -> dict[str, Any]:
+    """What one claim card shows: the claim's speaker and the results as the API publishes them."""
     claim_id = summary.claim_id
     answer = results.get("claim_verdict")
     panels = [{**p, "vote_url": f"/v1/panels/{p['panel_id']}/votes"} for p in results.get("panels", [])]
@@ -102,16 +98,6 @@ def claim_card(summary: ClaimSummary, results: Mapping[str, Any]) -> dict[str, A
         "answer_feedback_url": f"/v1/claims/{claim_id}/feedback",
         "answer_feedback_kind": "answer",
     }
-
-
-def last_event_id(store: Store, debate_id: str) -> int:
-    """The newest event id of the debate's feed (0 when none): the page subscribes after it, so a page
-    load does not replay the whole feed."""
-    with store.reading() as session:
-        found = session.scalar(
-            select(func.max(DebateEventRecord.seq)).where(DebateEventRecord.debate_id == debate_id)
-        )
-    return int(found or 0)
 
 
 def render_claim_card(card: Mapping[str, Any]) -> str:
@@ -160,12 +146,15 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
             return None
         return caller_for(access, principal)
 
-    def cards(caller: Caller, debate_id: str, only: int | None = None) -> list[dict[str, Any]]:
-        summaries = [s for s in service.list_claims(caller, debate_id) if only is None or s.claim_id == only]
+    def cards(caller: Caller, debate_id: str) -> list[dict[str, Any]]:
         return [
-            claim_card(s, claim_results_dict(service.claim_results(caller, s.claim_id, debate_id), caller))
-            for s in reversed(summaries)  # newest first, as live ones arrive on top
+            one_card(caller, debate_id, s.claim_id)
+            for s in reversed(service.list_claims(caller, debate_id))  # newest first, as live ones arrive
         ]
+
+    def one_card(caller: Caller, debate_id: str, claim_id: int) -> dict[str, Any]:
+        results = service.claim_results(caller, claim_id, debate_id)
+        return claim_card(results, claim_results_dict(results, caller))
 
     @router.get("/debates/sign-in")
     def sign_in_form(next: str = "/debates") -> HTMLResponse:
@@ -228,7 +217,7 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
         try:
             debate = service.get_debate(caller, debate_id)
             # read before the claims: whatever happens after this, the feed delivers
-            seen = last_event_id(service.store, debate_id)
+            seen = service.last_event_id(caller, debate_id)
             claims = cards(caller, debate_id)
         except DebateError:
             return not_found()
@@ -256,12 +245,10 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
         if caller is None:
             return Response(status_code=status.HTTP_401_UNAUTHORIZED)
         try:
-            found = cards(caller, debate_id, only=int(claim_id))
+            card = one_card(caller, debate_id, int(claim_id))
         except DebateError:
-            found = []
-        if not found:
             return Response(status_code=status.HTTP_404_NOT_FOUND)
-        return HTMLResponse(render_claim_card(found[0]), headers={"Cache-Control": NO_STORE})
+        return HTMLResponse(render_claim_card(card), headers={"Cache-Control": NO_STORE})
 
     return router
 
