@@ -107,3 +107,21 @@ def test_replay_per_model_recomputes_the_stored_result_byte_for_byte(site: Site)
     again = site.client.get(url).json()
     assert again["first_stored_now"] is False and again["identical"] is True
     assert again["stored_trace_hash"] == again["trace_hash"] == first["trace_hash"]
+
+
+def test_a_check_submitted_with_models_is_scored_under_each(site: Site) -> None:
+    from tests.service.conftest import sample_payload
+
+    body = {"payload": sample_payload(), "models": ["ledger-default@0.1.0", "lvf@3.0"]}
+    answer = site.client.post("/v1/checks", json=body, headers=site.headers[Role.API])
+    assert answer.status_code == 202, answer.text
+    check_id = answer.json()["id"]
+    waiting = site.client.get(f"/v1/checks/{check_id}/models").json()
+    assert waiting["version"] is None and waiting["models"] == body["models"] and waiting["results"] == []
+    site.runner.run(check_id, "first")
+    scored = site.client.get(f"/v1/checks/{check_id}/models").json()
+    assert [r["model"] for r in scored["results"]] == body["models"]
+    unknown = site.client.post(
+        "/v1/checks", json={"text": "Traffic fell 12%.", "models": ["nope@1"]}, headers=site.headers[Role.API]
+    )
+    assert unknown.status_code == 422 and unknown.json()["detail"].startswith("body.models")

@@ -10,19 +10,36 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
+from icarus.jobs.inputs import CheckInput
 from icarus.ledger.document import parse_ledger
 from icarus.scoring.canonical import canonical_json
 from icarus.scoring.registry import ScoringModel, UnknownModelError, Verdict, get_model, parse_ref
 from icarus.store import Store
 from icarus.store.model_tables import CheckModel, ModelResult
 
-__all__ = ["ModelOutcome", "ModelResults", "model_or_none", "verdict_json"]
+__all__ = ["MAX_MODELS", "CheckSubmission", "ModelOutcome", "ModelResults", "model_or_none", "verdict_json"]
+
+MAX_MODELS = 16
+
+
+class CheckSubmission(CheckInput):
+    """A check request that may also name models to score the same ledger under, besides its policy."""
+
+    models: list[Annotated[str, Field(max_length=64)]] | None = Field(
+        default=None,
+        max_length=MAX_MODELS,
+        description="More models (name@version) to score the check's ledger under; see /v1/models.",
+    )
+
+    def stored(self) -> dict[str, Any]:
+        return self.model_dump(exclude_none=True, exclude={"policy", "models"})
 
 
 @dataclass(frozen=True)

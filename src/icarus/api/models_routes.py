@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from icarus.api.auth import Principal, Security
-from icarus.api.model_results import ModelOutcome, ModelResults, model_or_none, verdict_json
+from icarus.api.model_results import MAX_MODELS, ModelOutcome, ModelResults, model_or_none, verdict_json
 from icarus.jobs.runner import JobRunner
 from icarus.ledger.document import parse_ledger
 from icarus.scoring.compare import compare
@@ -24,9 +24,8 @@ from icarus.scoring.registry import ScoringModel, default_registry
 from icarus.store import NotFound, StoredVersion
 from icarus.store.tables import INTEGER_MAX
 
-__all__ = ["MAX_MODELS", "ModelsIn", "build_models_router", "parse_models"]
+__all__ = ["ModelsIn", "build_models_router", "parse_models"]
 
-MAX_MODELS: Final = 16
 MODEL_REF: Final = r"^[a-z][a-z0-9-]{0,40}@[0-9]+(\.[0-9]+){0,4}$"
 CheckId = Annotated[str, Path(pattern=r"^[A-Za-z0-9_-]{1,64}$", description="The check id.")]
 VersionNo = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="Version number, 1 for the first.")]
