@@ -10,7 +10,8 @@ from starlette.concurrency import run_in_threadpool
 
 from icarus.api.auth import Principal, Security
 from icarus.api.cache import LruCache
-from icarus.api.model_results import model_or_none
+from icarus.api.model_results import CheckSubmission, ModelResults, model_or_none
+from icarus.api.models_routes import parse_models
 from icarus.api.schemas import (
     CheckAccepted,
     CheckList,
@@ -30,7 +31,7 @@ from icarus.api.schemas import (
     WorkerOut,
 )
 from icarus.api.sse import EventStream
-from icarus.jobs.inputs import CaptureFailed, CheckInput
+from icarus.jobs.inputs import CaptureFailed
 from icarus.jobs.runner import JobRunner
 from icarus.jobs.sweep import DeletionSweep, PostStatus
 from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE
@@ -65,6 +66,7 @@ def build_router(
     workers = WorkerRegistry(store)
     base = settings.public_url.rstrip("/")
     events = EventStream(service)
+    model_results = ModelResults(store, runner.clock)
     bodies: LruCache[tuple[str, int, str | None], bytes] = LruCache(VERSION_CACHE_SIZE)
     Reader = Annotated[Principal, Depends(security.reader)]
     Api = Annotated[Principal, Depends(security.api)]
@@ -184,12 +186,16 @@ def build_router(
         response_model=CheckAccepted,
         responses={422: {"description": "Invalid input"}, 401: {"description": "No or bad token"}},
     )
-    def submit_check(body: CheckInput, _caller: Api) -> JSONResponse:
-        """Submit a check: exactly one of `text`, `url`, `post` (tagging reply id/URL) or `payload`."""
+    def submit_check(body: CheckSubmission, _caller: Api) -> JSONResponse:
+        """Submit a check: exactly one of `text`, `url`, `post` (tagging reply id/URL) or `payload`;
+        `models` also scores its ledger under those models (see `/v1/checks/{id}/models`)."""
+        chosen = parse_models(body.models, "body.models") if body.models is not None else []
         try:
             check_id = runner.submit(body)
         except CaptureFailed as exc:
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
+        if chosen:
+            model_results.request(check_id, [model.ref for model in chosen])
         accepted = CheckAccepted(id=check_id, state="queued", links=links(check_id))
         return JSONResponse(
             accepted.model_dump(), status_code=202, headers={"Location": f"/v1/checks/{check_id}"}
