@@ -125,3 +125,18 @@ def test_a_check_submitted_with_models_is_scored_under_each(site: Site) -> None:
         "/v1/checks", json={"text": "Traffic fell 12%.", "models": ["nope@1"]}, headers=site.headers[Role.API]
     )
     assert unknown.status_code == 422 and unknown.json()["detail"].startswith("body.models")
+
+
+def test_the_report_page_lists_the_other_models_in_a_collapsed_section(site: Site) -> None:
+    from tests.service.conftest import sample_payload
+
+    plain = site.recorded_check()
+    assert "Under other models" not in site.client.get(f"/checks/{plain}").text
+    body = {"payload": sample_payload(), "models": ["ledger-default@0.1.0"]}
+    check_id = site.client.post("/v1/checks", json=body, headers=site.headers[Role.API]).json()["id"]
+    site.runner.run(check_id, "first")
+    page = site.client.get(f"/checks/{check_id}").text
+    section = page[page.index("Under other models") :]
+    assert "<details" in section and "</details>" in section
+    assert "under ledger-default@0.1.0" in section
+    assert 'href="/methodology/ledger-default@0.1.0"' in section

@@ -20,6 +20,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from icarus.api.auth import RateLimiter, Security
+from icarus.api.model_results import ModelResults
 from icarus.api.models_routes import build_models_router
 from icarus.api.routes import build_router
 from icarus.debates.api import build_debate_router, debate_service_for_app
@@ -190,6 +191,7 @@ def _mount_pages(app: FastAPI, runner: JobRunner) -> None:
         _placeholder_pages(app)
         return
     store, service = runner.store, runner.service
+    other_models = ModelResults(store, runner.clock)  # the models a check asked for besides its policy
 
     def hidden(subject_kind: str, subject_id: str) -> str | None:
         if subject_kind != SubjectKind.X_POST.value:
@@ -243,6 +245,7 @@ def _mount_pages(app: FastAPI, runner: JobRunner) -> None:
             versions=store.versions(check_id),
             previous_result=store.version(check_id, version - 1).result() if version > 1 else None,
             source_hidden=hidden(str(subject.get("kind", "")), str(subject.get("subject_id", ""))),
+            other_models=other_models.for_page(check_id, stored.version, ledger),
         )
 
     def recent_checks() -> Sequence[RecentCheck]:

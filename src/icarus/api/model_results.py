@@ -23,8 +23,10 @@ from icarus.scoring.canonical import canonical_json
 from icarus.scoring.registry import ScoringModel, UnknownModelError, Verdict, get_model, parse_ref
 from icarus.store import Store
 from icarus.store.model_tables import CheckModel, ModelResult
+from icarus.web.model import OtherModelResult
 
 __all__ = ["MAX_MODELS", "CheckSubmission", "ModelOutcome", "ModelResults", "model_or_none", "verdict_json"]
+
 
 MAX_MODELS = 16
 
@@ -128,6 +130,18 @@ class ModelResults:
             except IntegrityError:  # stored by a concurrent request a moment ago
                 stored = self.stored_json(check_id, version, model.ref)
         return ModelOutcome(model, result, result_json, stored)
+
+    def for_page(self, check_id: str, version: int, ledger: dict[str, Any]) -> list[OtherModelResult]:
+        """The version's ledger under each model the check asked for, as the report page lists them."""
+        shown = []
+        for ref in self.requested(check_id):
+            model = model_or_none(ref)
+            if model is None:
+                continue
+            outcome = self.score(check_id, version, ledger, model)
+            lines = [(v.claim_id, v.shown_as) for v in model.verdicts(outcome.result)]
+            shown.append(OtherModelResult(model.ref, model.family, lines))
+        return shown
 
     def stored_json(self, check_id: str, version: int, ref: str) -> str | None:
         with self._sessions() as session:
