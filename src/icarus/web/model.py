@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Protocol
 
-__all__ = ["Links", "RecentCheck", "ReportPage", "VersionLike"]
+__all__ = ["Links", "OtherModelResult", "RecentCheck", "ReportPage", "VersionLike"]
 
 
 class VersionLike(Protocol):
@@ -43,7 +43,8 @@ class ReportPage:
     ledger it was scored from, as a dict (``Ledger.model_dump(mode="json")`` or a stored version's
     ``ledger()``) or ``None`` when only the result is at hand (claims are then shown without their place
     in the post). ``versions`` is the check's timeline, oldest first; ``version`` the one shown;
-    ``previous_result`` the result of the version before it, for the per-claim diff. ``source_hidden``
+    ``previous_result`` the result of the version before it, for the per-claim diff. ``other_models``
+    are the version's ledger under the other models the check asked for (a collapsed section). ``source_hidden``
     (a reason, e.g. "the post was deleted") hides the post's own words (claims, context, not-assessed
     text) while the conclusions, evidence and timeline stay.
     """
@@ -55,6 +56,17 @@ class ReportPage:
     versions: Sequence[VersionLike] = ()
     previous_result: Mapping[str, Any] | None = None
     source_hidden: str | None = None
+    other_models: Sequence[OtherModelResult] = ()
+
+
+@dataclass(frozen=True)
+class OtherModelResult:
+    """The same ledger under another model the check was asked to be scored under: one line per claim,
+    each naming the model (``shown_as``, e.g. "LEANS_SUPPORTED: 0.86 under ledger-default@0.1.0")."""
+
+    ref: str
+    family: str
+    lines: Sequence[tuple[str, str]]  # (claim id, shown_as)
 
 
 @dataclass(frozen=True)

@@ -281,6 +281,10 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
                 "origins": _origins(result, claim_id, evidence, links, f"graph-{number}"),
             }
         )
+    other_models = [
+        {"ref": m.ref, "family": m.family, "url": links.methodology_url(m.ref), "lines": m.lines}
+        for m in page.other_models
+    ]
     versions = []
     for entry in page.versions:
         href = links.version_url(page.check_id, entry.version) if page.check_id else None
@@ -323,6 +327,7 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
         ),
         "blocked": result.get("blocked"),
         "cited_links": _cited_links(page.ledger or {}),
+        "other_models": other_models,
     }
 
 
