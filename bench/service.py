@@ -410,6 +410,7 @@ def _worker_kill_run(checks: int) -> dict[str, Any]:
         "recorded_exactly_once": f"{outcome.recorded_once}/{outcome.checks}",
         "versions": outcome.versions,
         "killed_workers_checks_handed_out_after_s": outcome.stranded_s,
+        "killed_workers_checks_running_again_after_s": outcome.rerun_s,
         f"stranded_{STRANDED_LIMIT_S:.0f}_s_after_kill": outcome.stranded_at_limit,
         "all_recorded_after_s": outcome.all_recorded_s,
     }

@@ -74,7 +74,8 @@ class SlowSearch:
 class KillOutcome:
     """What happened after the kill. ``stranded_s``: seconds from the kill until the last job that was
     running at the kill had finished or been handed out again (None if that never happened);
-    ``stranded_at_limit``: how many of those were still ``running`` under the same lease 60 s after the kill."""
+    ``stranded_at_limit``: how many of those were still ``running`` under the same lease 60 s after the kill;
+    ``rerun_s``: seconds until each of them was done or running again under a new lease."""
 
     checks: int
     running_at_kill: int
@@ -82,6 +83,7 @@ class KillOutcome:
     recorded_once: int
     versions: int
     stranded_s: float | None
+    rerun_s: float | None
     stranded_at_limit: int
     all_recorded_s: float | None
     worker_exit: int
@@ -131,6 +133,13 @@ def _workers(env: dict[str, str], folder: Path, count: int) -> Iterator[list[sub
             if process.poll() is None:
                 process.kill()
             process.wait(timeout=30)
+
+
+def _rerun(store: Store, at_kill: dict[int, int]) -> bool:
+    """Every job running at the kill is done, or was claimed again since (a higher attempt number)."""
+    with store.reading() as session:
+        rows = session.execute(select(Job.id, Job.state, Job.attempts).where(Job.id.in_(list(at_kill)))).all()
+    return all(state == JobState.DONE or attempts > at_kill[job_id] for job_id, state, attempts in rows)
 
 
 def _running(store: Store) -> dict[int, int]:
@@ -187,6 +196,7 @@ def kill_one_of_two_workers(
             killed = time.monotonic()
             victim.wait(timeout=30)
             stranded_s: float | None = None
+            rerun_s: float | None = None
             stranded_at_limit = -1
             all_recorded_s: float | None = None
             while time.monotonic() - killed < finish_within_s:
@@ -195,10 +205,12 @@ def kill_one_of_two_workers(
                 stuck = {job for job, attempts in at_kill.items() if running.get(job) == attempts}
                 if stranded_s is None and not stuck:
                     stranded_s = now
+                if rerun_s is None and _rerun(store, at_kill):
+                    rerun_s = now
                 if stranded_at_limit < 0 and now >= STRANDED_LIMIT_S:
                     stranded_at_limit = len(stuck)
                 recorded = _recorded(store, check_ids)[0]
-                if recorded == checks and stranded_s is not None:
+                if recorded == checks and stranded_s is not None and rerun_s is not None:
                     all_recorded_s = now
                     break
                 time.sleep(POLL_S)
@@ -212,6 +224,7 @@ def kill_one_of_two_workers(
                 recorded_once=once,
                 versions=versions,
                 stranded_s=None if stranded_s is None else round(stranded_s, 2),
+                rerun_s=None if rerun_s is None else round(rerun_s, 2),
                 stranded_at_limit=stranded_at_limit,
                 all_recorded_s=None if all_recorded_s is None else round(all_recorded_s, 2),
                 worker_exit=victim.returncode,

@@ -38,4 +38,5 @@ def test_a_killed_worker_strands_nothing_and_duplicates_nothing(
     assert outcome.running_at_kill >= 3
     assert outcome.recorded == outcome.recorded_once == outcome.versions == CHECKS, outcome
     assert outcome.stranded_s is not None and outcome.stranded_s < STRANDED_LIMIT_S, outcome
+    assert outcome.rerun_s is not None and outcome.rerun_s < STRANDED_LIMIT_S, outcome
     assert outcome.stranded_at_limit == 0, outcome
