@@ -225,8 +225,9 @@ class Settings(BaseSettings):
     strong_language_auto_retry: bool = Field(
         default=False,
         validation_alias=AliasChoices("strong_language_auto_retry", "ICARUS_STRONG_LANGUAGE_AUTO_RETRY"),
-        description="Rerun a panel that answered unverifiable once more, searching also in English and "
-        "Spanish, without being asked (also read as STRONG_LANGUAGE_AUTO_RETRY).",
+        description="Once every panel of a debate claim answered unverifiable, rerun each of its methods "
+        "once more, searching also in English and Spanish, without being asked (also read as "
+        "STRONG_LANGUAGE_AUTO_RETRY).",
     )
     debate_max_searches: int | None = Field(
         default=None, ge=0, description="Debate research budget per panel: searches; unset means each method's own."

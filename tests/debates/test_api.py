@@ -645,6 +645,29 @@ def test_a_correction_keeps_its_note(site: Site) -> None:
     assert [json.loads(r.data_json) for r in rows] == [{"verdict": "misleading", "note": note}]
 
 
+def test_the_export_and_the_digest_carry_final_answers_only(site: Site) -> None:
+    api, other = site.token(Role.API), site.token(Role.API, site.organisation("Other desk"))
+    site.research.answers[TWO_STEP] = lambda _c: sourced(TWO_STEP, Verdict.FALSE)
+    debate_id = site.debate(api)
+    claim_id = site.claim(api, debate_id)
+    exported = site.client.get(f"/v1/debates/{debate_id}/export", headers=api)
+    assert exported.status_code == 200
+    [row] = exported.json()["claims"]
+    assert (row["claim_id"], row["verdict"], row["basis"]) == (claim_id, "false", "agreement")
+    as_csv = site.client.get(f"/v1/debates/{debate_id}/export?format=csv", headers=api)
+    assert as_csv.status_code == 200 and as_csv.headers["content-type"].startswith("text/csv")
+    assert "attachment" in as_csv.headers["content-disposition"]
+    header, line = as_csv.text.splitlines()
+    assert header.startswith("claim_id,text,") and line.startswith(f"{claim_id},")
+    assert site.client.get(f"/v1/debates/{debate_id}/export?format=xml", headers=api).status_code == 422
+    digest = site.client.get(f"/v1/debates/{debate_id}/digest", headers=api).json()
+    assert [a["claim_id"] for a in digest["alerts"]] == [claim_id]
+    later = site.client.get(f"/v1/debates/{debate_id}/digest?since=2100-01-01T00:00:00", headers=api).json()
+    assert later["alerts"] == [] and later["since"] == "2100-01-01T00:00:00+00:00"
+    for path in ("export", "digest"):
+        assert site.client.get(f"/v1/debates/{debate_id}/{path}", headers=other).status_code == 404
+
+
 def test_votes_and_feedback_are_recorded_and_never_change_the_answer(site: Site) -> None:
     reader, api = site.token(Role.READER), site.token(Role.API)
     debate_id = site.debate(api)

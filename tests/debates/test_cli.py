@@ -137,6 +137,21 @@ def test_watch_reports_an_unreadable_caption_file_once_and_goes_on(
     assert fixed.exit_code == 0 and json.loads(fixed.stdout)["file"] == "a-broken.srt"
 
 
+def test_export_prints_each_claim_with_its_final_answer(tmp_path: Path) -> None:
+    transcript = tmp_path / "debate.txt"
+    transcript.write_text(TRANSCRIPT)
+    debate = run("create", "-m", "two_step")
+    assert isinstance(debate, dict)
+    run("ingest", debate["id"], str(transcript))
+    exported = run("export", debate["id"])
+    assert isinstance(exported, dict) and [c["verdict"] for c in exported["claims"]] == ["true", "true"]
+    as_csv = run("export", debate["id"], "--format", "csv")
+    assert isinstance(as_csv, str) and len(as_csv.splitlines()) == 3 and as_csv.startswith("claim_id,")
+    digest = run("digest", debate["id"], "--since", "2000-01-01T00:00:00")
+    assert isinstance(digest, dict) and digest["alerts"] == []  # true answers do not alert
+    assert runner.invoke(cli.app, ["export", debate["id"], "--format", "xml"]).exit_code == 2
+
+
 def test_watch_refuses_an_unknown_research_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WATCH_RESEARCH_MODE", "telepathy")
     result = runner.invoke(cli.app, ["watch", str(tmp_path), "--once"])

@@ -13,19 +13,22 @@ Tokens are sent as ``Authorization: Bearer`` or ``X-Auth-Token``; the debate pag
 import dataclasses
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Annotated, Any, Final, Literal
 
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, status
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from icarus.api.auth import Principal, Security
 from icarus.debates.access import AccessStore, Caller
 from icarus.debates.errors import DebateError
+from icarus.debates.exports import ExportFormat, rows_csv
 from icarus.debates.model import ResearchMode
 from icarus.debates.repository import DebateEvent
 from icarus.debates.schemas import (
     DEBATE_ID_PATTERN,
+    AlertDigestOut,
     AnswerFeedbackIn,
     ClaimAccepted,
     ClaimIn,
@@ -35,6 +38,7 @@ from icarus.debates.schemas import (
     ClaimVerdictOut,
     CorrectionIn,
     DebateCreate,
+    DebateExportOut,
     DebateOut,
     DebateUpdate,
     DetectionOut,
@@ -403,6 +407,49 @@ def build_debate_router(service: DebateService, security: Security) -> APIRouter
             results = [service.claim_results(caller, c.claim_id, debate_id) for c in newest]
         return JSONResponse(
             {"debate_id": debate_id, "results": [claim_results_dict(r, caller) for r in results]}
+        )
+
+    @router.get(
+        "/debates/{debate_id}/export",
+        response_model=DebateExportOut,
+        responses={**_NOT_FOUND, 200: {"content": {"text/csv": {}}}},
+    )
+    def export_claims(
+        debate_id: DebateId,
+        caller: Reader,
+        format: Annotated[ExportFormat, Query(description="json (the default) or csv")] = ExportFormat.JSON,
+    ) -> Response:
+        """Every claim with its speaker and persisted final answer; `pending` while there is none (a
+        provisional answer is never exported)."""
+        with _answering():
+            rows = service.export_claims(caller, debate_id)
+        if format is ExportFormat.CSV:
+            return Response(
+                rows_csv(rows),
+                media_type="text/csv; charset=utf-8",
+                headers={"Content-Disposition": f'attachment; filename="debate-{debate_id}.csv"'},
+            )
+        return JSONResponse({"debate_id": debate_id, "claims": [r.as_json() for r in rows]})
+
+    @router.get("/debates/{debate_id}/digest", response_model=AlertDigestOut, responses=_NOT_FOUND)
+    def alert_digest(
+        debate_id: DebateId,
+        caller: Reader,
+        since: Annotated[
+            datetime | None, Query(description="Only answers decided at or after this time (UTC if no zone).")
+        ] = None,
+    ) -> JSONResponse:
+        """The claims whose final answer is false, misleading or partially_true, decided since `since`.
+        Provisional answers never alert."""
+        when = since.replace(tzinfo=UTC) if since is not None and since.tzinfo is None else since
+        with _answering():
+            rows = service.alert_digest(caller, debate_id, when)
+        return JSONResponse(
+            {
+                "debate_id": debate_id,
+                "since": when.isoformat() if when else None,
+                "alerts": [r.as_json() for r in rows],
+            }
         )
 
     @router.post(

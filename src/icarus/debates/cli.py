@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, is_dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -229,6 +230,40 @@ def results_command(
     body = _plain(results)
     body["best"] = body["claim_verdict"]
     _print(body)
+
+
+@app.command("export")
+def export_command(
+    debate_id: Annotated[str, typer.Argument(help="The debate id.")],
+    fmt: Annotated[str, typer.Option("--format", help="csv or json.")] = "json",
+) -> None:
+    """Print every claim with its speaker and final answer (pending while there is none)."""
+    from icarus.debates.exports import ExportFormat, rows_csv
+
+    try:
+        chosen = ExportFormat(fmt.lower())
+    except ValueError:
+        raise typer.BadParameter(f"{fmt!r}: the formats are csv and json") from None
+    with _service(False) as service:
+        rows = service.export_claims(OPERATOR, debate_id)
+    if chosen is ExportFormat.CSV:
+        sys.stdout.write(rows_csv(rows))
+        return
+    _print({"debate_id": debate_id, "claims": [row.as_json() for row in rows]})
+
+
+@app.command("digest")
+def digest_command(
+    debate_id: Annotated[str, typer.Argument(help="The debate id.")],
+    since: Annotated[
+        datetime | None, typer.Option("--since", help="Only answers decided since (ISO time, UTC).")
+    ] = None,
+) -> None:
+    """Print the claims whose final answer is false, misleading or partially true."""
+    when = since.replace(tzinfo=UTC) if since is not None and since.tzinfo is None else since
+    with _service(False) as service:
+        rows = service.alert_digest(OPERATOR, debate_id, when)
+    _print({"debate_id": debate_id, "since": when, "alerts": [row.as_json() for row in rows]})
 
 
 @app.command("run")

@@ -389,6 +389,39 @@ class FeedbackRecorded(BaseModel):
     panel_id: int | None = None
 
 
+class ExportedClaimOut(BaseModel):
+    """One claim with its persisted final answer; ``verdict`` is ``pending`` while there is none (a
+    provisional answer is not exported)."""
+
+    claim_id: int
+    debate_id: str
+    text: str
+    speaker_label: str | None
+    speaker_name: str | None
+    manually_added: bool
+    created_at: datetime
+    verdict: Verdict
+    basis: str | None
+    adjudication_reason: str | None
+    confidence: float | None
+    explanation: str
+    sources: list[str]
+    decided_at: datetime | None = Field(description="when the final answer was stored")
+
+
+class DebateExportOut(BaseModel):
+    debate_id: str
+    claims: list[ExportedClaimOut]
+
+
+class AlertDigestOut(BaseModel):
+    debate_id: str
+    since: datetime | None
+    alerts: list[ExportedClaimOut] = Field(
+        description="claims whose final answer is false, misleading or partially_true, decided since `since`"
+    )
+
+
 def strip_diagnostics(value: Any) -> Any:
     """``value`` (JSON-like) without the admin-only keys, at any depth."""
     if isinstance(value, dict):

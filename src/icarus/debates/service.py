@@ -49,6 +49,7 @@ from icarus.debates.errors import (
     UnknownSpeaker,
 )
 from icarus.debates.escalation import next_rung
+from icarus.debates.exports import ExportRow, export_row, is_alert
 from icarus.debates.language import should_auto_retry
 from icarus.debates.model import (
     Basis,
@@ -722,6 +723,50 @@ class DebateService:
             ):
                 panels.setdefault(panel.claim_id, []).append(panel)
             return [_summary(c, debate, heard, verdicts.get(c.id), panels.get(c.id, [])) for c in claims]
+
+    def export_claims(self, caller: Caller, debate_id: str) -> list[ExportRow]:
+        """Every claim shown, in order, with its speaker and persisted final answer (``pending`` while
+        there is none: a provisional answer is not exported)."""
+        with self.store.reading() as session:
+            row = self._visible(session, caller, debate_id)
+            heard = repo.heard_labels(session, debate_id)
+            names = known_names(heard, repo.debate_row(row).speakers)
+            claims = repo.claim_rows(session, debate_id)
+            records = {
+                r.claim_id: r
+                for r in session.scalars(
+                    select(ClaimVerdictRecord)
+                    .join(DebateClaimRecord, DebateClaimRecord.id == ClaimVerdictRecord.claim_id)
+                    .where(DebateClaimRecord.debate_id == debate_id)
+                )
+            }
+            rows = []
+            for claim in claims:
+                record = records.get(claim.id)
+                verdict = (
+                    ClaimVerdict.model_validate_json(record.verdict_json)
+                    if record is not None and record.verdict_json
+                    else None
+                )
+                rows.append(
+                    export_row(
+                        claim_id=claim.id,
+                        debate_id=debate_id,
+                        text=claim.text,
+                        speaker_label=claim.speaker_label,
+                        speaker_name=speaker_display_name(claim.speaker_label, heard, names),
+                        manually_added=claim.manually_added,
+                        created_at=claim.created_at,
+                        verdict=verdict,
+                        decided_at=record.updated_at if record is not None else None,
+                    )
+                )
+            return rows
+
+    def alert_digest(self, caller: Caller, debate_id: str, since: datetime | None = None) -> list[ExportRow]:
+        """The claims whose final answer is false, misleading or partially true, decided at or after
+        ``since`` (all when None), in order. Provisional answers never alert."""
+        return [row for row in self.export_claims(caller, debate_id) if is_alert(row, since)]
 
     def claim_results(self, caller: Caller, claim_id: int, debate_id: str | None = None) -> ClaimResults:
         """The claim's one answer (None while research is pending) and every research panel."""
