@@ -216,6 +216,16 @@ def test_the_card_fragment_reads_one_claim_and_names_its_speaker(
     assert card.status_code == 200 and "Ana Ruiz" in card.text
 
 
+def test_the_site_navigation_links_to_the_debates(site: Site) -> None:
+    api = site.token(Role.API)
+    sign_in(site, api, "/debates")
+    for path in ("/", "/debates"):
+        page = site.client.get(path)
+        assert page.status_code == 200, path
+        nav = page.text.split('<nav aria-label="Site">', 1)[1].split("</nav>", 1)[0]
+        assert '<a href="/debates">Live debates</a>' in nav, path
+
+
 def test_the_pages_stay_out_of_the_openapi_schema(site: Site) -> None:
     paths = site.client.get("/openapi.json").json()["paths"]
     assert not any(path.startswith("/debates") for path in paths)
