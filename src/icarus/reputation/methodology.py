@@ -1,19 +1,31 @@
-"""The methodology page as published: the policy's own text, then the reputation sources the registry uses.
+"""The methodology page as published: the policy's own text, the sections about the service around it
+(limitations; corrections, deletion and version history; the role of models and judges), then the
+reputation sources the registry uses.
 
-``icarus.scoring`` renders the policy from its config alone and reads no package data; the list of
-reputation sources comes from the shipped registry, so the front doors that show the page (``icarus policy
-show`` and the web methodology page) append it here, and both show the same bytes.
+``icarus.scoring`` renders every section from the policy config and the facts it is handed, and reads no
+settings or package data; the facts (settings defaults, registered judges) and the list of reputation
+sources come from here, so the front doors that show the page (``icarus policy show`` and the web
+methodology page) show the same bytes.
 """
 
 from __future__ import annotations
 
+from icarus.reports.methodology import service_facts
 from icarus.reputation.default import render_sources_markdown
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.scoring.icarus.methodology import render_methodology
+from icarus.scoring.icarus.standing_sections import ServiceFacts, render_standing_sections
 
 __all__ = ["published_methodology"]
 
 
-def published_methodology(config: PolicyConfig) -> str:
-    """The Markdown page a reader of ``config`` sees: the rendered policy, then the reputation sources."""
-    return render_methodology(config) + "\n" + render_sources_markdown()
+def published_methodology(config: PolicyConfig, facts: ServiceFacts | None = None) -> str:
+    """The Markdown page a reader of ``config`` sees: the rendered policy, the standing sections (with
+    ``facts``, the shipped defaults unless given), then the reputation sources."""
+    return "\n".join(
+        (
+            render_methodology(config),
+            render_standing_sections(config, facts or service_facts()),
+            render_sources_markdown(),
+        )
+    )
