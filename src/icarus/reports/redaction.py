@@ -26,6 +26,8 @@ def redact_result(result: Mapping[str, Any], reason: str) -> dict[str, Any]:
         for entry in redacted.get(section) or []:
             if isinstance(entry, dict) and "text" in entry:
                 entry["text"] = hidden_text(reason)
+            if isinstance(entry, dict) and isinstance(entry.get("implied"), dict):
+                entry["implied"]["statement"] = hidden_text(reason)  # it restates the post's words
     redacted["source_hidden"] = reason
     return redacted
 
@@ -51,5 +53,8 @@ def redact_ledger(ledger: Mapping[str, Any], reason: str) -> dict[str, Any]:
                 claim["text"] = notice
             if claim.get("normalized"):
                 claim["normalized"] = notice  # a rewording of the post's words is still its words
+            implication = claim.get("implication")
+            if isinstance(implication, dict) and implication.get("statement"):
+                implication["statement"] = notice  # so is what they imply
     redacted["source_hidden"] = reason
     return redacted

@@ -108,7 +108,7 @@ def _rule_sort_key(code: str) -> tuple[str, int]:
 
 def _claim_result(outcome: ClaimOutcome, policy: PolicyConfig, as_of: datetime) -> dict[str, Any]:
     offsets = policy.gates.recheck_offsets_minutes if outcome.recheck_triggers else ()
-    return {
+    entry: dict[str, Any] = {
         "id": outcome.claim.claim_id,
         "text": outcome.claim.text,
         "label": outcome.label.value,
@@ -124,6 +124,11 @@ def _claim_result(outcome: ClaimOutcome, policy: PolicyConfig, as_of: datetime) 
         "review_requests": outcome.review_requests,
         "scored_label": outcome.scored_label.value,
     }
+    implication = outcome.claim.implication
+    if implication is not None:
+        # ``text`` stays the author's words it rests on; what was checked is the checker's statement.
+        entry["implied"] = {"statement": implication.statement, "proposed_by": implication.proposed_by}
+    return entry
 
 
 def _pass_trace(p: Pass) -> dict[str, Any]:
