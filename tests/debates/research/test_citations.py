@@ -52,7 +52,7 @@ def test_sample_corpus_citations_say_where_each_source_stands(tmp_path: Path) ->
     assert official.official_entity_label == "Halden Port Authority"
     assert official.is_primary and official.primary_kind is PrimaryKind.OFFICIAL_DATA
     assert official.trust == 1.0
-    assert official.published_at == datetime(2026, 11, 14, tzinfo=UTC)
+    assert official.published_at == datetime(2026, 11, 14, 9, 0, tzinfo=UTC)  # the page's own time
     for relay in ("northwire.example", "coastaltimes.example", "baydaily.example"):
         # pages that credit the port authority relay it: never primary
         assert not by_domain[relay].is_primary and by_domain[relay].primary_kind is None
