@@ -13,7 +13,8 @@ is recorded as rejected and handed back, so ``build_claim_verdict`` asks once mo
 ``LLMChooser`` is the elector's ``Chooser`` on the same endpoint (``DebateLLM.choose``).
 
 Each call uses a client of its own (workers share one pipeline across threads); the last
-``KEPT_CALLS`` calls stay in ``calls`` for diagnostics, and every rejection is logged.
+``KEPT_CALLS`` calls stay in ``calls`` for diagnostics, and every rejection is logged. The calls are made
+while the claim's answer is being written, so each model asked gets at most ``ANSWER_TIMEOUT_S``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from icarus.debates.research.llm import CallOutcome, DebateLLM, LLMCall, LLMRole
 from icarus.judges.quarantine import data_block, quarantine
 
 __all__ = [
+    "ANSWER_TIMEOUT_S",
     "KEPT_CALLS",
     "AdjudicationAnswer",
     "LLMAdjudicator",
@@ -42,6 +44,8 @@ __all__ = [
 
 KEPT_CALLS: Final = 200
 """How many recent calls an adjudicator or chooser keeps for diagnostics."""
+ANSWER_TIMEOUT_S: Final = 20.0
+"""Per model asked: these calls run while the claim's answer is being written, so they are kept short."""
 MAX_EXPLANATION_SHOWN: Final = 1_500
 MAX_EXCERPT_SHOWN: Final = 600
 MAX_EVIDENCE_SHOWN: Final = 24
@@ -133,7 +137,12 @@ class LLMAdjudicator:
             return None
 
         answer = llm.ask(
-            LLMRole.ADJUDICATOR, ADJUDICATOR_TASK, _question(request, ids), AdjudicationAnswer, check=check
+            LLMRole.ADJUDICATOR,
+            ADJUDICATOR_TASK,
+            _question(request, ids),
+            AdjudicationAnswer,
+            check=check,
+            timeout_s=ANSWER_TIMEOUT_S,
         )
         outcome = None
         if answer is not None:
@@ -172,7 +181,7 @@ class LLMChooser:
 
     def choose(self, candidates: Sequence[ChooserPanel]) -> int | None:
         llm = self._client()
-        picked = llm.choose(candidates)
+        picked = llm.choose(candidates, timeout_s=ANSWER_TIMEOUT_S)
         with self._lock:
             self.calls.extend(llm.calls)
         return picked

@@ -469,7 +469,9 @@ class DebateLLM:
 
         return self.ask(LLMRole.WRITER, _WRITER_TASK, user, WrittenSummary, check=check, timeout_s=timeout_s)
 
-    def choose(self, candidates: Sequence[ChooserPanel], claim_text: str = "") -> int | None:
+    def choose(
+        self, candidates: Sequence[ChooserPanel], claim_text: str = "", *, timeout_s: float | None = None
+    ) -> int | None:
         """The elector's pick among ``candidates`` (``elector.Chooser``): an offered panel id, or None when
         no acceptable answer came. Panels are shown without confidence or sub-question counts."""
         offered = {panel.panel_id for panel in candidates}
@@ -490,7 +492,9 @@ class DebateLLM:
         def check(answer: PanelChoice) -> str | None:
             return None if answer.panel_id in offered else f"panel {answer.panel_id} was not offered"
 
-        answer = self.ask(LLMRole.CHOOSER, _CHOOSER_TASK, "\n\n".join(blocks), PanelChoice, check=check)
+        answer = self.ask(
+            LLMRole.CHOOSER, _CHOOSER_TASK, "\n\n".join(blocks), PanelChoice, check=check, timeout_s=timeout_s
+        )
         return answer.panel_id if answer is not None else None
 
     def translate(self, text: str, source_language: str, target_language: str) -> str | None:
