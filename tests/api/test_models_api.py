@@ -140,3 +140,22 @@ def test_the_report_page_lists_the_other_models_in_a_collapsed_section(site: Sit
     assert "<details" in section and "</details>" in section
     assert "under ledger-default@0.1.0" in section
     assert 'href="/methodology/ledger-default@0.1.0"' in section
+
+
+def test_a_removed_posts_words_are_hidden_from_every_models_results(site: Site) -> None:
+    check_id = site.recorded_check()
+    claim_text = site.client.get(f"/v1/checks/{check_id}/report").json()["result"]["claims"][0]["text"]
+    removal = {"post_id": "1860000000000000001", "reason": "deleted"}
+    assert (
+        site.client.post("/v1/admin/removals", json=removal, headers=site.headers[Role.ADMIN]).status_code
+        == 201
+    )
+    for path, params in (
+        (f"/v1/checks/{check_id}/models", {"models": "icarus@1.0,lvf@3.0,evidenceverify@1.0"}),
+        (f"/v1/checks/{check_id}/compare", {"models": "ledger-default@0.1.0,lvf@3.0"}),
+    ):
+        answer = site.client.get(path, params=params)
+        assert answer.status_code == 200
+        assert claim_text not in answer.text and "[hidden: the source post was deleted]" in answer.text
+    refused = site.client.post("/v1/lvf/runs", json={"check_id": check_id}, headers=site.headers[Role.API])
+    assert refused.status_code == 409 and refused.json()["detail"].startswith("check_id")

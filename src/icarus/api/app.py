@@ -33,7 +33,7 @@ from icarus.jobs.queue import bind_tasks, create_huey
 from icarus.jobs.runner import Enqueue, JobRunner, RunnerConfig, settings_services
 from icarus.jobs.sweep import DeletionSweep, PostStatusSource, x_status_source
 from icarus.ledger import SubjectKind
-from icarus.lvf.api import build_lvf_router, lvf_repository
+from icarus.lvf.api import LvfDatabase, build_lvf_router
 from icarus.lvf.web import build_lvf_pages
 from icarus.settings import Settings
 from icarus.store import NotFound, Store
@@ -75,7 +75,7 @@ def create_app(
     clock: Callable[[], datetime] = runner.clock
     sweep = DeletionSweep(runner.service, status_source or x_status_source(settings), clock=clock)
     security = Security(TokenStore(runner.store), settings, limiter)
-    lvf_runs = lvf_repository(settings)  # the LVF database `icarus lvf` uses
+    lvf_runs = LvfDatabase(settings)  # the LVF database `icarus lvf` uses, opened on first use
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> Any:
@@ -95,7 +95,7 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.include_router(build_router(runner, security, settings, sweep))
     app.include_router(build_models_router(runner, security))
-    app.include_router(build_lvf_router(runner.store, security, settings, lvf_runs))
+    app.include_router(build_lvf_router(runner, security, settings, lvf_runs))
     app.include_router(build_lvf_pages(lvf_runs))
     verifications = VerificationRecords(runner.store, clock)
     app.include_router(build_evidence_verify_router(runner.store, security, settings, verifications))

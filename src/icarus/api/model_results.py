@@ -7,7 +7,7 @@ this model") can be compared with what was served, byte for byte.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
@@ -19,13 +19,22 @@ from sqlalchemy.orm import sessionmaker
 
 from icarus.jobs.inputs import CheckInput
 from icarus.ledger.document import parse_ledger
+from icarus.reports.redaction import hidden_text
 from icarus.scoring.canonical import canonical_json
 from icarus.scoring.registry import ScoringModel, UnknownModelError, Verdict, get_model, parse_ref
 from icarus.store import Store
 from icarus.store.model_tables import CheckModel, ModelResult
 from icarus.web.model import OtherModelResult
 
-__all__ = ["MAX_MODELS", "CheckSubmission", "ModelOutcome", "ModelResults", "model_or_none", "verdict_json"]
+__all__ = [
+    "MAX_MODELS",
+    "CheckSubmission",
+    "ModelOutcome",
+    "ModelResults",
+    "model_or_none",
+    "verdict_json",
+    "without_post_words",
+]
 
 
 MAX_MODELS = 16
@@ -56,6 +65,42 @@ class ModelOutcome:
     @property
     def identical_to_stored(self) -> bool | None:
         return None if self.stored_json is None else self.stored_json == self.result_json
+
+
+def _post_words(ledger: Mapping[str, Any]) -> list[str]:
+    """The words Icarus redistributed from the subject: captured fields, context, image text, claims."""
+    subject = ledger.get("subject") or {}
+    words = [
+        str(captured.get("text") or "")
+        for key in ("fields", "context")
+        for captured in subject.get(key) or []
+        if isinstance(captured, dict)
+    ]
+    words += [
+        str(image.get("ocr_text") or "") for image in subject.get("images") or [] if isinstance(image, dict)
+    ]
+    for claim in ledger.get("claims") or []:
+        if isinstance(claim, dict):
+            words += [str(claim.get("text") or ""), str(claim.get("normalized") or "")]
+    return sorted({w for w in words if w.strip()}, key=len, reverse=True)
+
+
+def without_post_words(value: Any, ledger: Mapping[str, Any], reason: str) -> Any:
+    """``value`` (any model's JSON result) with every string that holds words of a removed post replaced
+    by the notice the reports use: the same rule whatever shape the model's result has."""
+    words = _post_words(ledger)
+    notice = hidden_text(reason)
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, str):
+            return notice if any(w in node for w in words) else node
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        if isinstance(node, dict):
+            return {key: walk(item) for key, item in node.items()}
+        return node
+
+    return walk(value)
 
 
 def model_or_none(ref: str) -> ScoringModel | None:

@@ -16,8 +16,16 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from icarus.api.auth import Principal, Security
-from icarus.api.model_results import MAX_MODELS, ModelOutcome, ModelResults, model_or_none, verdict_json
+from icarus.api.model_results import (
+    MAX_MODELS,
+    ModelOutcome,
+    ModelResults,
+    model_or_none,
+    verdict_json,
+    without_post_words,
+)
 from icarus.jobs.runner import JobRunner
+from icarus.ledger import SubjectKind
 from icarus.ledger.document import parse_ledger
 from icarus.scoring.compare import compare
 from icarus.scoring.registry import ScoringModel, default_registry
@@ -136,17 +144,33 @@ def build_models_router(runner: JobRunner, security: Security) -> APIRouter:
                 return None
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
 
+    def hidden_reason(ledger: dict[str, Any]) -> str | None:
+        """Why the post's words are withheld (deleted or protected), or None."""
+        subject = ledger.get("subject") or {}
+        if subject.get("kind") != SubjectKind.X_POST.value:
+            return None
+        removal = service.removal(str(subject.get("kind")), str(subject.get("subject_id", "")))
+        return None if removal is None else removal.reason
+
+    def served(ledger: dict[str, Any], value: Any) -> Any:
+        reason = hidden_reason(ledger)
+        return value if reason is None else without_post_words(value, ledger, reason)
+
     def scored(check_id: str, stored: StoredVersion | None, models: list[ScoringModel]) -> CheckModelsOut:
         outcomes = (
             []
             if stored is None
             else [results.score(check_id, stored.version, stored.ledger(), m) for m in models]
         )
+        shown = [_result_out(o) for o in outcomes]
+        if stored is not None:
+            ledger = stored.ledger()
+            shown = [ModelResultOut.model_validate(served(ledger, r.model_dump())) for r in shown]
         return CheckModelsOut(
             id=check_id,
             version=None if stored is None else stored.version,
             models=[m.ref for m in models],
-            results=[_result_out(o) for o in outcomes],
+            results=shown,
         )
 
     @router.get("/models", response_model=list[ModelOut])
@@ -199,8 +223,9 @@ def build_models_router(runner: JobRunner, security: Security) -> APIRouter:
         stored = version_or_404(check_id, version)
         if stored is None:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"check {check_id!r} has no version yet")
-        comparison = compare(parse_ledger(stored.ledger(), "stored ledger"), model_a, model_b)
-        return {"id": check_id, "version": stored.version, **comparison}
+        ledger = stored.ledger()
+        comparison = compare(parse_ledger(ledger, "stored ledger"), model_a, model_b)
+        return {"id": check_id, "version": stored.version, **served(ledger, comparison)}
 
     @router.get(
         "/checks/{check_id}/versions/{version}/models/{ref}/replay",

@@ -15,6 +15,7 @@ a run recorded from the command line can be challenged through the API and the o
 """
 
 import json
+import threading
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
@@ -24,7 +25,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from icarus.api.auth import Principal, Security
-from icarus.ledger import Ledger, LedgerError
+from icarus.jobs.runner import JobRunner
+from icarus.ledger import Ledger, LedgerError, SubjectKind
 from icarus.ledger.document import parse_ledger
 from icarus.lvf.llm import assessor_from_settings
 from icarus.lvf.repository import ChallengeView, LvfRepository, RateLimited, StoredRun, UnknownRecord
@@ -41,11 +43,11 @@ from icarus.scoring.lvf.config import CONFIG_FILES, DEFAULT_LVF, ChallengeLimits
 from icarus.scoring.lvf.engine import run_lvf
 from icarus.scoring.lvf.record import LvfRun, public_summary
 from icarus.settings import Settings
-from icarus.store import NotFound, Store
+from icarus.store import NotFound
 from icarus.store.tables import INTEGER_MAX
 from icarus.store.tokens import Role
 
-__all__ = ["LvfRunIn", "build_lvf_router", "lvf_repository", "run_view"]
+__all__ = ["LvfDatabase", "LvfRunIn", "build_lvf_router", "run_view"]
 
 RunId = Annotated[int, PathParam(ge=1, le=INTEGER_MAX, description="Stored LVF run id.")]
 ChallengeId = Annotated[str, PathParam(pattern=r"^ch-[0-9a-f]{16}$", description="Challenge id.")]
@@ -156,12 +158,36 @@ def _not_found(exc: Exception) -> HTTPException:
     return HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc))
 
 
+class LvfDatabase:
+    """The LVF database ``icarus lvf`` uses (``lvf.db`` under the data directory), opened on first use so
+    that starting the service touches nothing LVF until an LVF route is asked for."""
+
+    def __init__(self, settings: Settings, repository: LvfRepository | None = None) -> None:
+        self._settings = settings
+        self._repository = repository
+        self._lock = threading.Lock()
+
+    def get(self) -> LvfRepository:
+        with self._lock:
+            if self._repository is None:
+                path: Path = self._settings.data_dir / "lvf.db"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self._repository = LvfRepository(path, load_lvf_config(DEFAULT_LVF).challenges)
+            return self._repository
+
+    def close(self) -> None:
+        with self._lock:
+            if self._repository is not None:
+                self._repository.close()
+                self._repository = None
+
+
 def build_lvf_router(
-    store: Store, security: Security, settings: Settings, repository: LvfRepository | None = None
+    runner: JobRunner, security: Security, settings: Settings, database: LvfDatabase
 ) -> APIRouter:
-    """The LVF routes over ``repository`` (default: the LVF database under the data directory)."""
+    """The LVF routes over ``database``."""
     router = APIRouter(prefix="/v1/lvf", tags=["lvf"])
-    lvf = repository or lvf_repository(settings)
+    store, store_service = runner.store, runner.service
     Reader = Annotated[Principal, Depends(security.reader)]
     Api = Annotated[Principal, Depends(security.api)]
     Reviewer = Annotated[Principal, Depends(security.reviewer)]
@@ -184,10 +210,20 @@ def build_lvf_router(
             )
         except NotFound as exc:
             raise _not_found(exc) from None
-        return parse_ledger(stored.ledger(), "stored ledger")
+        ledger = stored.ledger()
+        subject = ledger.get("subject") or {}
+        if subject.get("kind") == SubjectKind.X_POST.value and (
+            removal := store_service.removal(SubjectKind.X_POST.value, str(subject.get("subject_id", "")))
+        ):
+            # A run stores the claim's words for ever; a removed post's words are not ours to keep.
+            raise HTTPException(
+                status.HTTP_409_CONFLICT,
+                detail=f"check_id: the post was {removal.reason}; its words are withheld, so it is not assessed again",
+            )
+        return parse_ledger(ledger, "stored ledger")
 
     def fed(ledger: Ledger) -> list[FedChallenge]:
-        accepted = lvf.accepted_challenges(ledger.ledger_id)
+        accepted = database.get().accepted_challenges(ledger.ledger_id)
         lookup = reputation_registry().lookup
         return [feed_challenge(a, lookup) for a in accepted]
 
@@ -223,7 +259,7 @@ def build_lvf_router(
         ids: list[int | None] = [None] * len(runs)
         if body.record:
             try:
-                ids = [lvf.record_run(run) for run in runs]
+                ids = [database.get().record_run(run) for run in runs]
             except (ChallengeError, UnknownRecord) as exc:
                 raise _unprocessable(f"with_accepted_challenges: {exc}") from None
         code = status.HTTP_201_CREATED if body.record else status.HTTP_200_OK
@@ -237,7 +273,7 @@ def build_lvf_router(
     ) -> list[dict[str, Any]]:
         """Stored runs, newest first: id, methodology, ledger, claim, status and displayed score."""
         rows = []
-        for stored in reversed(lvf.runs()):
+        for stored in reversed(database.get().runs()):
             run = stored.run
             if ledger_id is not None and run.ledger_id != ledger_id:
                 continue
@@ -260,7 +296,7 @@ def build_lvf_router(
     def get_run(run_id: RunId, caller: Reader) -> dict[str, Any]:
         """A stored run with its own methodology version and weights (never the current ones)."""
         try:
-            stored = lvf.get_run(run_id)
+            stored = database.get().get_run(run_id)
         except UnknownRecord as exc:
             raise _not_found(exc) from None
         return run_view(stored, full=may_see_private(caller))
@@ -269,7 +305,7 @@ def build_lvf_router(
     def get_public_summary(run_id: RunId, _caller: Reader) -> dict[str, Any]:
         """The allowlisted public summary: counts and component results, never excerpts or notes."""
         try:
-            stored = lvf.get_run(run_id)
+            stored = database.get().get_run(run_id)
         except UnknownRecord as exc:
             raise _not_found(exc) from None
         return {"run_id": run_id, **public_summary(stored.run)}
@@ -283,7 +319,7 @@ def build_lvf_router(
         """Validate and queue a structured evidence submission against a stored run."""
         try:
             parsed = parse_submission(body.model_dump(mode="json"), limits())
-            challenge_id = lvf.submit(parsed)
+            challenge_id = database.get().submit(parsed)
         except RateLimited as exc:
             window = limits().window_hours * 3600
             raise HTTPException(
@@ -307,7 +343,7 @@ def build_lvf_router(
                 "votes": e.votes,
                 "submitted_at": e.submitted_at.isoformat().replace("+00:00", "Z"),
             }
-            for e in lvf.review_queue()
+            for e in database.get().review_queue()
             if run_id is None or e.run_id == run_id
         ]
 
@@ -315,7 +351,7 @@ def build_lvf_router(
     def get_challenge(challenge_id: ChallengeId, caller: Reader) -> dict[str, Any]:
         """State and votes; the reviewer role also sees the whole history, reviewer notes included."""
         try:
-            view = lvf.challenge(challenge_id)
+            view = database.get().challenge(challenge_id)
         except UnknownRecord as exc:
             raise _not_found(exc) from None
         return _challenge_view(view, full=may_see_private(caller))
@@ -325,7 +361,7 @@ def build_lvf_router(
         """One vote per voter. Votes only reorder the review queue; they never enter a score."""
         voter = body.voter or f"token-{caller.token_id}"
         try:
-            counted = lvf.vote(challenge_id, voter)
+            counted = database.get().vote(challenge_id, voter)
         except UnknownRecord as exc:
             raise _not_found(exc) from None
         return {"challenge_id": challenge_id, "voter": voter, "counted": counted}
@@ -334,7 +370,7 @@ def build_lvf_router(
     def review(challenge_id: ChallengeId, body: ReviewIn, caller: Reviewer) -> dict[str, Any]:
         """A reviewer's decision: request-more-info, reject or accept. The note stays private."""
         try:
-            state = lvf.review(challenge_id, body.action, f"token-{caller.token_id}", body.note)
+            state = database.get().review(challenge_id, body.action, f"token-{caller.token_id}", body.note)
         except UnknownRecord as exc:
             raise _not_found(exc) from None
         except ChallengeError as exc:
@@ -348,7 +384,7 @@ def build_lvf_router(
         """The submitter adds what a reviewer asked for; the challenge is queued again."""
         try:
             parsed = parse_submission(body.model_dump(mode="json"), limits())
-            state = lvf.add_info(
+            state = database.get().add_info(
                 challenge_id,
                 parsed.submitter,
                 parsed.reason,
@@ -364,10 +400,3 @@ def build_lvf_router(
         return load_lvf_config(DEFAULT_LVF).challenges
 
     return router
-
-
-def lvf_repository(settings: Settings) -> LvfRepository:
-    """The LVF database ``icarus lvf`` uses: ``lvf.db`` under the data directory."""
-    path: Path = settings.data_dir / "lvf.db"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return LvfRepository(path, load_lvf_config(DEFAULT_LVF).challenges)

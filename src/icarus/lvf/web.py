@@ -10,7 +10,8 @@ from typing import Any, Final
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 
-from icarus.lvf.repository import LvfRepository, StoredRun, UnknownRecord
+from icarus.lvf.api import LvfDatabase
+from icarus.lvf.repository import StoredRun, UnknownRecord
 from icarus.scoring.lvf.record import public_summary
 from icarus.web._env import environment
 from icarus.web.model import Links
@@ -57,7 +58,7 @@ def render_run_page(stored: StoredRun, queue: list[Any], links: Links | None = N
     )
 
 
-def build_lvf_pages(repository: LvfRepository, links: Links | None = None) -> APIRouter:
+def build_lvf_pages(database: LvfDatabase, links: Links | None = None) -> APIRouter:
     links = links or Links()
     router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 
@@ -69,12 +70,12 @@ def build_lvf_pages(repository: LvfRepository, links: Links | None = None) -> AP
         if not _RUN_ID.match(run_id):
             return None
         try:
-            return repository.get_run(int(run_id))
+            return database.get().get_run(int(run_id))
         except UnknownRecord:
             return None
 
     def queue_for(run_id: int) -> list[Any]:
-        return [e for e in repository.review_queue() if e.run_id == run_id]
+        return [e for e in database.get().review_queue() if e.run_id == run_id]
 
     @router.api_route("/lvf/runs/{run_id}", methods=PAGE_METHODS)
     def run_page(run_id: str) -> HTMLResponse:
