@@ -152,6 +152,27 @@ def test_export_prints_each_claim_with_its_final_answer(tmp_path: Path) -> None:
     assert runner.invoke(cli.app, ["export", debate["id"], "--format", "xml"]).exit_code == 2
 
 
+def test_rebuild_builds_the_answers_again_and_counts_what_changed(tmp_path: Path) -> None:
+    transcript = tmp_path / "debate.txt"
+    transcript.write_text(TRANSCRIPT)
+    debate = run("create", "-m", "two_step")
+    assert isinstance(debate, dict)
+    run("ingest", debate["id"], str(transcript))
+    assert run("rebuild", debate["id"]) == {"changed": 0}  # the answers stand as they were built
+    from sqlalchemy import update
+
+    from icarus.store import Store
+    from icarus.store.debate_tables import ClaimVerdictRecord
+
+    store = Store(Settings().resolved_database_url).open()
+    store.transaction(lambda s: s.execute(update(ClaimVerdictRecord).values(verdict_json=None)))
+    store.close()
+    assert run("rebuild") == {"changed": 2}  # lost answers built again from the panels
+    claims = run("claims", debate["id"], "--json")
+    assert isinstance(claims, list) and all(c["claim_verdict"]["verdict"] == "true" for c in claims)
+    assert runner.invoke(cli.app, ["rebuild", "nosuchdebate"]).exit_code == 1
+
+
 def test_watch_refuses_an_unknown_research_mode(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WATCH_RESEARCH_MODE", "telepathy")
     result = runner.invoke(cli.app, ["watch", str(tmp_path), "--once"])

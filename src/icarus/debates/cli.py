@@ -266,6 +266,18 @@ def digest_command(
     _print({"debate_id": debate_id, "since": when, "alerts": [row.as_json() for row in rows]})
 
 
+@app.command("rebuild")
+def rebuild_command(
+    debate_id: Annotated[
+        str | None, typer.Argument(help="One debate (default: every debate).", show_default=False)
+    ] = None,
+) -> None:
+    """Build every claim's answer again from its panels (agreements need no model call; an unchanged
+    adjudicated answer stays); print how many changed."""
+    with _service(False) as service:
+        _print({"changed": service.rebuild_verdicts(OPERATOR, debate_id)})
+
+
 @app.command("run")
 def run_command() -> None:
     """Run every detection and panel that is due now, here, and print how many ran."""
