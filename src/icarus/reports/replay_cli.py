@@ -49,6 +49,13 @@ def replay_command(
             help="Database to read; default ICARUS_DATABASE_URL, else SQLite in the data dir.",
         ),
     ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="Replay the version's result under this model (name@version), as stored when first served.",
+        ),
+    ] = None,
 ) -> None:
     """Re-score a stored report version; print 'identical' or a diff of the traces."""
     try:
@@ -64,7 +71,12 @@ def replay_command(
     try:
         snapshot_dir = Settings().data_dir / "snapshots"
         snapshots = SnapshotStore(snapshot_dir) if snapshot_dir.is_dir() else None
-        outcome = replay(store.open(), check_id, version, snapshots)
+        if model is None:
+            outcome = replay(store.open(), check_id, version, snapshots)
+        else:
+            from icarus.reports.model_replay import replay_model  # only when asked: it loads the registry
+
+            outcome = replay_model(store.open(), check_id, version, model)
     except (NotFound, ReplayError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_NOT_FOUND) from None
