@@ -79,7 +79,7 @@ def answer(verdict: str, *ids: str, reason: str | None = None) -> dict[str, Any]
 def adjudicator(server: FakeServer, *models: str) -> LLMAdjudicator:
     names = models or ("m1",)
     return LLMAdjudicator(
-        lambda: DebateLLM(server.base_url, [CandidateModel(name=n) for n in names], timeout_s=5.0)
+        lambda _weights: DebateLLM(server.base_url, [CandidateModel(name=n) for n in names], timeout_s=5.0)
     )
 
 
@@ -190,7 +190,9 @@ def test_the_chooser_picks_the_models_offered_panel_and_never_shows_confidence(f
         stored(2, Verdict.FALSE, DC, cite(OTHER, "refutes")),
     ]
     fake_llm.reply_json({"panel_id": 2, "reason": "newer official figure"})
-    chooser = LLMChooser(lambda: DebateLLM(fake_llm.base_url, [CandidateModel(name="m1")], timeout_s=5.0))
+    chooser = LLMChooser(
+        lambda _weights: DebateLLM(fake_llm.base_url, [CandidateModel(name="m1")], timeout_s=5.0)
+    )
     election = elect(panels, chooser)
     assert election is not None and (election.panel_id, election.reason) == (2, ElectionReason.CHOSEN)
     assert "0.83" not in user_message(fake_llm, 0)
@@ -247,3 +249,27 @@ def test_a_debate_conflict_is_adjudicated_by_the_model_and_spends_from_the_daily
     with store.reading() as session:
         budget = session.get(AdjudicationBudgetRecord, 1)
         assert budget is not None and budget.calls == 1
+
+
+def test_a_debates_weights_choose_which_candidate_model_adjudicates(
+    store: Store, clock: FakeClock, fake_llm: FakeServer
+) -> None:
+    candidates = (
+        '[{"name": "dear", "cost": 5.0, "quality": 0.9}, {"name": "cheap", "cost": 1.0, "quality": 0.5}]'
+    )
+    settings = Settings(llm_base_url=fake_llm.base_url, llm_model="dear", llm_candidate_models=candidates)
+    research = ScriptedResearch(
+        answers={
+            TS: lambda _c: stored(0, Verdict.PARTIALLY_TRUE, TS, cite(SHARED, "supports")).panel,
+            DC: lambda _c: stored(0, Verdict.FALSE, DC, cite(OTHER, "refutes")).panel,
+        }
+    )
+    pipeline = dataclasses.replace(
+        DebatePipeline.from_settings(settings), detect=sentence_claims, research=research
+    )
+    service = DebateService(store, pipeline, clock=clock, inline=True)
+    fake_llm.answer = lambda _request: answer("partially_true", "E1")
+    for n, weights in enumerate([{}, {"cost_weight": 1.0}]):
+        debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[TS, DC], **weights))
+        service.add_segments(OPERATOR, debate.id, [segment(f"s{n}", CLAIM)])
+    assert [r.json["model"] for r in fake_llm.requests] == ["dear", "cheap"]

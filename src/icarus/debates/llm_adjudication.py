@@ -10,7 +10,8 @@ a disagreement by degree, or one without an irreconcilable-evidence reason and c
 is recorded as rejected and handed back, so ``build_claim_verdict`` asks once more with
 ``RECONCILE_INSTRUCTION``, which this adjudicator puts in front of the model.
 
-``LLMChooser`` is the elector's ``Chooser`` on the same endpoint (``DebateLLM.choose``).
+``LLMChooser`` is the elector's ``Chooser`` on the same endpoint (``DebateLLM.choose``). Both ask the
+configured candidate models in the order a debate's cost, latency and quality weights give (``biased``).
 
 Each call uses a client of its own (workers share one pipeline across threads); the last
 ``KEPT_CALLS`` calls stay in ``calls`` for diagnostics, and every rejection is logged. The calls are made
@@ -30,8 +31,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from icarus.debates.adjudication import AdjudicationOutcome, AdjudicationRequest, rejection
 from icarus.debates.elector import ChooserPanel
 from icarus.debates.model import Verdict
+from icarus.debates.model_choice import ModelWeights
 from icarus.debates.research.base import LlmConfig
-from icarus.debates.research.llm import CallOutcome, DebateLLM, LLMCall, LLMRole
+from icarus.debates.research.llm import CallOutcome, DebateLLM, DebateLlmConfig, LLMCall, LLMRole
 from icarus.judges.quarantine import data_block, quarantine
 
 __all__ = [
@@ -111,22 +113,44 @@ def _question(request: AdjudicationRequest, ids: dict[str, str]) -> str:
     return "\n\n".join(blocks)
 
 
+def _client_for(config: LlmConfig) -> Callable[[ModelWeights], DebateLLM]:
+    """A fresh client on ``config``'s endpoint with its candidates ordered by the weights given."""
+    candidates = config.candidates if isinstance(config, DebateLlmConfig) else ()
+
+    def client(weights: ModelWeights) -> DebateLLM:
+        biased = DebateLlmConfig(
+            config.base_url, config.model, config.api_key, config.timeout_s, candidates, weights
+        )
+        return DebateLLM.from_config(biased)
+
+    return client
+
+
 class LLMAdjudicator:
     """``Adjudicator`` on an OpenAI-compatible endpoint; None (the claim falls back) when no usable answer
     came. Wrap it in ``retries.BudgetedAdjudicator`` (the service does, given an adjudication policy)."""
 
-    def __init__(self, client: Callable[[], DebateLLM]) -> None:
+    def __init__(
+        self, client: Callable[[ModelWeights], DebateLLM], weights: ModelWeights | None = None
+    ) -> None:
         self._client = client
+        self.weights = weights or ModelWeights()
         self._lock = threading.Lock()
         self.calls: deque[LLMCall] = deque(maxlen=KEPT_CALLS)
 
     @classmethod
     def from_config(cls, config: LlmConfig) -> LLMAdjudicator:
-        return cls(lambda: DebateLLM.from_config(config))
+        return cls(_client_for(config))
+
+    def biased(self, weights: ModelWeights) -> LLMAdjudicator:
+        """The same adjudicator asking the candidate models in the order a debate's ``weights`` give."""
+        twin = LLMAdjudicator(self._client, weights)
+        twin.calls, twin._lock = self.calls, self._lock
+        return twin
 
     def adjudicate(self, request: AdjudicationRequest) -> AdjudicationOutcome | None:
         ids = _evidence_ids(request)
-        llm = self._client()
+        llm = self._client(self.weights)
 
         def check(answer: AdjudicationAnswer) -> str | None:
             unknown = [eid for eid in answer.cited_ids if eid not in ids]
@@ -170,17 +194,26 @@ class LLMChooser:
     """The elector's ``Chooser`` on an OpenAI-compatible endpoint (``DebateLLM.choose``): an offered panel
     id, or None, when the elector keeps its offline choice."""
 
-    def __init__(self, client: Callable[[], DebateLLM]) -> None:
+    def __init__(
+        self, client: Callable[[ModelWeights], DebateLLM], weights: ModelWeights | None = None
+    ) -> None:
         self._client = client
+        self.weights = weights or ModelWeights()
         self._lock = threading.Lock()
         self.calls: deque[LLMCall] = deque(maxlen=KEPT_CALLS)
 
     @classmethod
     def from_config(cls, config: LlmConfig) -> LLMChooser:
-        return cls(lambda: DebateLLM.from_config(config))
+        return cls(_client_for(config))
+
+    def biased(self, weights: ModelWeights) -> LLMChooser:
+        """The same chooser asking the candidate models in the order a debate's ``weights`` give."""
+        twin = LLMChooser(self._client, weights)
+        twin.calls, twin._lock = self.calls, self._lock
+        return twin
 
     def choose(self, candidates: Sequence[ChooserPanel]) -> int | None:
-        llm = self._client()
+        llm = self._client(self.weights)
         picked = llm.choose(candidates, timeout_s=ANSWER_TIMEOUT_S)
         with self._lock:
             self.calls.extend(llm.calls)

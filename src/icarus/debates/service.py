@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar, cast
 
 from pydantic import ValidationError
 from sqlalchemy import and_, case, or_, select, update
@@ -63,6 +63,7 @@ from icarus.debates.model import (
     StoredPanel,
     Verdict,
 )
+from icarus.debates.model_choice import ModelWeights
 from icarus.debates.research.base import Budget, ClaimToResearch
 from icarus.debates.retries import (
     AdjudicationBudget,
@@ -1394,16 +1395,18 @@ class DebateService:
         rows = [repo.panel_row(p) for p in repo.panel_rows(session, claim.id)]
         expected = self._expected(rows, debate)
         current = _current_panels(rows, expected)
-        metered = _MeteredAdjudication.start(session, self.pipeline, claim.id, current, now)
+        weights = ModelWeights.of(debate.settings)
+        adjudicator = _biased(self.pipeline.adjudicator, weights)
+        metered = _MeteredAdjudication.start(session, self.pipeline, adjudicator, claim.id, current, now)
         verdict = build_claim_verdict(
             current,
             expected,
             operator_winner_panel_id=repo.current_winner(session, claim.id),
             previous=repo.claim_verdict(session, claim.id),
-            adjudicator=metered.adjudicator if metered is not None else self.pipeline.adjudicator,
+            adjudicator=metered.adjudicator if metered is not None else adjudicator,
             provisional_allowed=debate.settings.provisional_claim_verdict,
             elector_enabled=debate.settings.elector_enabled,
-            chooser=self.pipeline.chooser,
+            chooser=_biased(self.pipeline.chooser, weights),
             claim_text=claim.text,
         )
         changed = repo.store_claim_verdict(session, claim.id, verdict, now)
@@ -1564,6 +1567,16 @@ class DebateService:
 # --- helpers -----------------------------------------------------------------------------------------
 
 
+Part = TypeVar("Part")
+
+
+def _biased(part: Part, weights: ModelWeights) -> Part:
+    """An adjudicator or chooser that asks models (``llm_adjudication``), biased by a debate's weights;
+    any other as it is."""
+    bias = getattr(part, "biased", None)
+    return cast(Part, bias(weights)) if callable(bias) else part
+
+
 def _waiting(heard: Sequence[str], speakers: Mapping[str, str]) -> list[str]:
     """The heard labels still unnamed: a voice tag that is a name ("Helena Marsh") names itself."""
     return speakers_waiting(heard, known_names(heard, speakers))
@@ -1601,12 +1614,13 @@ class _MeteredAdjudication:
         cls,
         session: Session,
         pipeline: DebatePipeline,
+        inner: Adjudicator | None,
         claim_id: int,
         panels: Sequence[StoredPanel],
         now: datetime,
     ) -> _MeteredAdjudication | None:
         policy = pipeline.adjudication_policy
-        if policy is None or pipeline.adjudicator is None:
+        if policy is None or inner is None:
             return None
         record = session.get(ClaimVerdictRecord, claim_id)
         retry = (
@@ -1620,7 +1634,7 @@ class _MeteredAdjudication:
         fingerprint = conflict_fingerprint(panels)
         gate = adjudication_gate(retry, fingerprint, budget, now, policy)
         allowed = gate is AdjudicationGate.ALLOWED
-        adjudicator = BudgetedAdjudicator(pipeline.adjudicator, budget, now, policy) if allowed else None
+        adjudicator = BudgetedAdjudicator(inner, budget, now, policy) if allowed else None
         return cls(session, claim_id, fingerprint, policy, retry, budget, gate, adjudicator, now)
 
     def finish(self, session: Session, verdict: ClaimVerdict | None) -> None:
