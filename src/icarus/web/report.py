@@ -16,7 +16,7 @@ from markupsafe import Markup
 from pydantic import ValidationError
 
 from icarus.ledger import EvidenceItem, EvidenceRole, LookupName
-from icarus.reports.render import blockers_heading
+from icarus.reports.render import blockers_heading, deterministic_explanation, not_assessed_words
 from icarus.scoring.icarus.assess import excerpt_matches
 from icarus.scoring.icarus.catalog import ALL_ENTRIES
 from icarus.web._env import environment, label_heading, label_symbol
@@ -279,6 +279,7 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
                 "recheck": (claim.get("recheck") or {}).get("at", []),
                 "place": None if hidden else _place(claim_id, str(claim["text"]), page.ledger),
                 "origins": _origins(result, claim_id, evidence, links, f"graph-{number}"),
+                **_assisted(claim, page.ledger or {}, hidden),
             }
         )
     other_models = [
@@ -304,7 +305,13 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
         "nothing_assessed": None if claims else _why_nothing_assessed(result.get("not_assessed", [])),
         "claims": claims,
         "not_assessed": [
-            {**c, "text": hidden_text(hidden)} if hidden else c for c in result.get("not_assessed", [])
+            {
+                **c,
+                "text": hidden_text(hidden) if hidden else c.get("text", ""),
+                "words": not_assessed_words(str(c.get("reason", ""))),
+                "implied": None if hidden else _implication(str(c.get("id")), page.ledger or {}),
+            }
+            for c in result.get("not_assessed", [])
         ],
         "check_id": page.check_id,
         "version": page.version,
@@ -331,6 +338,55 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
     }
 
 
+def _implication(claim_id: str, ledger: Mapping[str, Any]) -> str | None:
+    """An implied claim's statement (the checker's words) from the ledger; None for a stated claim."""
+    for claim in ledger.get("claims") or []:
+        if isinstance(claim, Mapping) and claim.get("claim_id") == claim_id:
+            implication = claim.get("implication")
+            return str(implication["statement"]) if isinstance(implication, Mapping) else None
+    return None
+
+
+def _assisted(claim: Mapping[str, Any], ledger: Mapping[str, Any], hidden: str | None) -> dict[str, Any]:
+    """What the result alone does not show: an implied claim's statement, the explanation (an accepted
+    model draft, else the deterministic one) and the searches that ran. While the post is hidden, its
+    restatements go too: no implied statement, no draft, and the searches without their wording."""
+    claim_id = str(claim["id"])
+    implied = claim.get("implied")
+    statement = implied.get("statement") if isinstance(implied, Mapping) else _implication(claim_id, ledger)
+    draft = next(
+        (d for d in ledger.get("drafts") or [] if isinstance(d, Mapping) and d.get("claim_id") == claim_id),
+        None,
+    )
+    plan = next(
+        (
+            p
+            for p in ledger.get("query_plans") or []
+            if isinstance(p, Mapping) and p.get("claim_id") == claim_id
+        ),
+        None,
+    )
+    searches = [
+        {
+            "kind": str(search.get("kind", "")).replace("_", " "),
+            "text": hidden_text(hidden) if hidden else str(search.get("text", "")),
+            "any_of": [] if hidden else list(search.get("any_of") or []),
+            "since": search.get("since"),
+            "until": search.get("until"),
+            "by_model": search.get("proposed_by") == "model",
+        }
+        for search in (plan or {}).get("searches") or []
+        if isinstance(search, Mapping)
+    ]
+    drafted = draft is not None and not hidden
+    return {
+        "implied": None if hidden or not statement else str(statement),
+        "explanation": str(draft["text"]) if drafted and draft else deterministic_explanation(claim),
+        "explanation_drafted": drafted,
+        "searches": searches,
+    }
+
+
 def rule_name(code: str) -> str | None:
     """The published name of the rule or gate behind a reason code ("H4@1" -> "Estimated reputation and
     review queue"), so a reader need not know the code; None for codes that name no rule."""
@@ -353,7 +409,7 @@ def _why_nothing_assessed(not_assessed: list[Mapping[str, Any]]) -> str:
     evidence was weighed and found wanting, when nothing was weighed at all."""
     if not not_assessed:
         return "No checkable factual claim was found in what was submitted."
-    reasons = sorted({str(c.get("reason", "")).replace("_", " ") for c in not_assessed} - {""})
+    reasons = sorted({not_assessed_words(str(c.get("reason", ""))) for c in not_assessed if c.get("reason")})
     count = len(not_assessed)
     found = f"{count} claim{'s were' if count != 1 else ' was'} found, none assessed"
     return f"{found}: {'; '.join(reasons)}." if reasons else f"{found}."
