@@ -12,6 +12,8 @@ from icarus.api import create_app
 from icarus.api.app import MAX_BODY_BYTES
 from icarus.jobs.runner import JobRunner
 from icarus.jobs.sweep import PostStatus
+from icarus.reputation.methodology import published_methodology
+from icarus.scoring.icarus.config import load_policy
 from icarus.settings import Settings
 from icarus.store.tokens import Role, TokenStore
 from tests.service.conftest import FakeClock, sample_payload
@@ -308,6 +310,8 @@ def test_policies_are_served_from_config(client: TestClient) -> None:
     assert {p["ref"] for p in listed} >= {"icarus@1.0", "icarus@1.1"}
     page = client.get("/v1/policies/icarus@1.1").json()
     assert page["config_hash"].startswith("sha256:") and page["methodology_markdown"].startswith("#")
+    # the same page `icarus policy show` prints and the web shows, standing sections included
+    assert page["methodology_markdown"] == published_methodology(load_policy("icarus@1.1"))
 
 
 def test_pages_are_mounted(client: TestClient, runner: JobRunner) -> None:

@@ -38,10 +38,10 @@ from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE
 from icarus.ledger import SubjectKind
 from icarus.reports.claimreview import claim_reviews
 from icarus.reports.redaction import redact_ledger, redact_result
+from icarus.reputation.methodology import published_methodology
 from icarus.reputation.review import pending
 from icarus.scoring.canonical import canonical_json
 from icarus.scoring.icarus.config import POLICY_FILES, UnknownPolicyError, load_policy
-from icarus.scoring.icarus.methodology import render_methodology
 from icarus.settings import Settings
 from icarus.store import NotFound, StoredVersion, WorkerInfo, WorkerRegistry
 from icarus.store.service import RequestInfo
@@ -389,7 +389,7 @@ def build_router(
         return PolicyOut(
             ref=ref,
             config_hash=config.config_hash,
-            methodology_markdown=render_methodology(config),
+            methodology_markdown=published_methodology(config),
             config=config.model_dump(mode="json"),
         )
 
