@@ -134,7 +134,7 @@ def _limitations(policy: PolicyConfig, facts: ServiceFacts) -> list[str]:
         f"- **{_label(Label.NOT_SUPPORTED)} speaks of the evidence found.** It describes the searches and the "
         "evidence recorded as of the report's time, not a proof that the claim could never be true.",
         "- **The thresholds lean towards abstaining.** They prefer an unverifiable answer to a wrong "
-        "decision; their effect is measured on labelled sets and reported with each change.",
+        "decision, and their effect is measured on labelled evaluation sets.",
         "",
     ]
 
