@@ -90,7 +90,13 @@ class KillOutcome:
 
 
 def _worker_env(
-    folder: Path, db_url: str, redis_url: str | None, corpus: Path, search_url: str
+    folder: Path,
+    db_url: str,
+    redis_url: str | None,
+    corpus: Path,
+    search_url: str,
+    lease_s: float,
+    heartbeat_s: float,
 ) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("ICARUS_")}
     env |= {
@@ -103,8 +109,8 @@ def _worker_env(
         "ICARUS_CHECK_MAX_QUERIES": "4",
         "ICARUS_CHECK_MAX_CLAIMS": "1",
         "ICARUS_QUEUE_NAME": f"kill-{uuid.uuid4().hex[:8]}",
-        "ICARUS_JOB_LEASE_S": "4",
-        "ICARUS_JOB_HEARTBEAT_S": "1",
+        "ICARUS_JOB_LEASE_S": str(lease_s),
+        "ICARUS_JOB_HEARTBEAT_S": str(heartbeat_s),
         "ICARUS_WORKER_GRACE_S": "2",
     }
     if redis_url:
@@ -169,11 +175,13 @@ def kill_one_of_two_workers(
     checks: int = 50,
     search_delay_s: float = 0.2,
     finish_within_s: float = 240.0,
+    lease_s: float = 4.0,
+    heartbeat_s: float = 1.0,
 ) -> KillOutcome:
     """Submit ``checks`` checks, start two workers, SIGKILL one once both are running checks, then wait
     until every check is recorded (or ``finish_within_s`` passes) and say what happened."""
     search = SlowSearch(search_delay_s)
-    env = _worker_env(folder, db_url, redis_url, corpus, search.url)
+    env = _worker_env(folder, db_url, redis_url, corpus, search.url, lease_s, heartbeat_s)
     settings = Settings(
         data_dir=folder, database_url=db_url, redis_url=redis_url, queue_name=env["ICARUS_QUEUE_NAME"]
     )

@@ -181,13 +181,13 @@ class Settings(BaseSettings):
     )
     worker_threads: int = Field(default=2, description="Worker threads per `icarus worker` process.")
     job_lease_s: float = Field(
-        default=20.0,
+        default=15.0,
         gt=0,
         description="How long a job's lease lasts without renewal; a job whose worker died runs again after "
         "this (at most one heartbeat later).",
     )
     job_heartbeat_s: float = Field(
-        default=5.0,
+        default=3.0,
         gt=0,
         description="How often a worker records that it is alive, renews the leases of the jobs it runs and "
         "hands out again the jobs of workers whose leases ran out; keep it well under the lease.",

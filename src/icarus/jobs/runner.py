@@ -62,7 +62,7 @@ SEARCH_UNAVAILABLE: Final = "search_unavailable"
 class RunnerConfig:
     """How long a worker may hold a job, when to retry after failures, and how many times."""
 
-    lease: timedelta = timedelta(seconds=20)
+    lease: timedelta = timedelta(seconds=15)
     search_retry_minutes: tuple[int, ...] = (10, 30, 120)
     max_attempts: int = 3
     error_backoff: timedelta = timedelta(minutes=2)
