@@ -36,8 +36,9 @@ from icarus.ledger import SubjectKind
 from icarus.lvf.api import LvfDatabase, build_lvf_router
 from icarus.lvf.web import build_lvf_pages
 from icarus.settings import Settings
-from icarus.store import NotFound, Store
+from icarus.store import Store
 from icarus.store.engine import database_unavailable
+from icarus.store.service import CheckRow
 from icarus.store.tokens import TokenStore
 
 __all__ = ["create_app"]
@@ -199,38 +200,24 @@ def _mount_pages(app: FastAPI, runner: JobRunner) -> None:
         removal = service.removal(subject_kind, subject_id)
         return None if removal is None else f"the post was {removal.reason}"
 
-    def recent_row(check_id: str) -> RecentCheck:
-        request = service.status(check_id)  # also a check `icarus check` recorded
-        try:
-            latest = store.latest(check_id)
-        except NotFound:
-            return RecentCheck(
-                check_id=check_id,
-                status=request.state.value,
-                created_at=request.submitted_at,
-                subject_kind=request.input_kind,
-                subject_id=request.post_id or "",
-            )
-        subject = latest.ledger().get("subject") or {}
-        kind, subject_id = str(subject.get("kind", "")), str(subject.get("subject_id", ""))
-        claims = latest.result().get("claims") or []
-        headline = None if hidden(kind, subject_id) or not claims else str(claims[0].get("text", ""))
+    def recent_row(row: CheckRow) -> RecentCheck:
+        """A dashboard row from the check's status rows (never its ledger or result)."""
         return RecentCheck(
-            check_id=check_id,
-            status=request.state.value,
-            created_at=request.submitted_at,
-            subject_kind=kind,
-            subject_id=subject_id,
-            latest_version=latest.version,
-            label=latest.label,
-            band=latest.band,
-            as_of=latest.as_of,
-            headline=headline,
+            check_id=row.check_id,
+            status=row.state.value,
+            created_at=row.submitted_at,
+            subject_kind=row.subject_kind or row.input_kind,
+            subject_id=row.subject_id or (row.post_id or ""),
+            latest_version=row.latest_version,
+            label=row.label,
+            band=row.band,
+            as_of=row.as_of,
+            headline=None if row.hidden else row.headline,
         )
 
     def load_report(check_id: str, version: int | None) -> ReportPage | RecentCheck:
         if version is None:
-            row = recent_row(check_id)  # NotFound for an unknown check
+            row = recent_row(service.check_row(check_id))  # NotFound for an unknown check
             if row.latest_version is None:
                 return row
             version = row.latest_version
@@ -249,7 +236,7 @@ def _mount_pages(app: FastAPI, runner: JobRunner) -> None:
         )
 
     def recent_checks() -> Sequence[RecentCheck]:
-        return [recent_row(row.check_id) for row in service.recent(DASHBOARD_ROWS)]
+        return [recent_row(row) for row in service.check_rows(DASHBOARD_ROWS)]
 
     app.include_router(create_web_router(load_report=load_report, recent_checks=recent_checks, links=Links()))
 

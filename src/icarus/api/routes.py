@@ -44,8 +44,8 @@ from icarus.scoring.canonical import canonical_json
 from icarus.scoring.icarus.config import POLICY_FILES, UnknownPolicyError, load_policy
 from icarus.settings import Settings
 from icarus.store import NotFound, StoredVersion, WorkerInfo, WorkerRegistry
-from icarus.store.service import RequestInfo
-from icarus.store.tables import INTEGER_MAX, JobState
+from icarus.store.service import CheckRow, RequestInfo
+from icarus.store.tables import INTEGER_MAX
 
 __all__ = ["build_router"]
 
@@ -102,27 +102,22 @@ def build_router(
         except NotFound as exc:
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
 
-    def status_of(info: RequestInfo) -> CheckStatusOut:
-        try:
-            latest: StoredVersion | None = store.latest(info.check_id)
-        except NotFound:
-            latest = None
-        upcoming = [j.due_at for j in service.jobs(info.check_id) if j.state is JobState.SCHEDULED]
+    def status_of(row: CheckRow) -> CheckStatusOut:
         return CheckStatusOut(
-            id=info.check_id,
-            state=info.state.value,
-            state_reason=info.state_reason,
-            detail=info.detail,
-            input_kind=info.input_kind,
-            post_id=info.post_id,
-            submitted_at=info.submitted_at,
-            updated_at=info.updated_at,
-            latest_version=latest.version if latest else None,
-            label=latest.label if latest else None,
-            band=latest.band if latest else None,
-            next_run_at=min(upcoming) if upcoming else None,
-            source_hidden=hidden_reason(info, latest),
-            links=links(info.check_id),
+            id=row.check_id,
+            state=row.state.value,
+            state_reason=row.state_reason,
+            detail=row.detail,
+            input_kind=row.input_kind,
+            post_id=row.post_id,
+            submitted_at=row.submitted_at,
+            updated_at=row.updated_at,
+            latest_version=row.latest_version,
+            label=row.label,
+            band=row.band,
+            next_run_at=row.next_run_at,
+            source_hidden=row.hidden,
+            links=links(row.check_id),
         )
 
     def version_or_404(check_id: str, version: int | None) -> StoredVersion:
@@ -208,15 +203,24 @@ def build_router(
             str | None, Query(pattern=r"^[0-9]{1,25}$", description="Only checks of this X post.")
         ] = None,
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    ) -> CheckList:
+    ) -> Response:
         """Recent checks, newest first, or every check of one X post. Never by person."""
-        rows = service.requests_for_post(post_id) if post_id else service.recent(limit)
-        return CheckList(checks=[status_of(row) for row in rows[:limit]])
+        rows = service.check_rows(limit, post_id=post_id)
+        return Response(
+            CheckList(checks=[status_of(row) for row in rows]).model_dump_json(), media_type="application/json"
+        )
 
     @router.get("/checks/{check_id}", response_model=CheckStatusOut, responses=_NOT_FOUND)
-    def check_status(check_id: CheckId, _caller: Reader) -> CheckStatusOut:
-        """Where a check stands: queued, running, recorded, pending (with a reason) or failed."""
-        return status_of(request_or_404(check_id))
+    async def check_status(check_id: CheckId, _caller: Reader) -> Response:
+        """Where a check stands: queued, running, recorded, pending (with a reason) or failed.
+
+        What pollers call, so it reads status rows only (one indexed query, on the event loop like the
+        report routes), never a version's ledger or result."""
+        try:
+            row = service.check_row(check_id)
+        except NotFound as exc:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
+        return Response(status_of(row).model_dump_json(), media_type="application/json")
 
     @router.get("/checks/{check_id}/report", response_model=VersionOut, responses=_NOT_FOUND)
     async def latest_report(check_id: CheckId, _caller: Reader) -> Response:

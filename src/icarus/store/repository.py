@@ -36,6 +36,7 @@ from icarus.store.tables import (
     ReportVersion,
     SnapshotRecord,
     SubjectRecord,
+    list_headline,
 )
 
 __all__ = [
@@ -299,6 +300,13 @@ class Store:
                     CheckRun(check_id=check.id, run_key=run_key, version=number, created_at=self._clock())
                 )
             check.status = CheckStatus.RECORDED
+            # The status row lists read (the version's own transaction, so a list never lags it).
+            check.latest_version, check.latest_label, check.latest_band = (
+                number,
+                facts["label"],
+                facts["band"],
+            )
+            check.latest_as_of, check.headline = facts["as_of"], list_headline(result)
             session.flush()  # surfaces a lost race as IntegrityError inside the retry loop
             return VersionRef(check.id, number, version_path(check.id, number))
 

@@ -7,7 +7,9 @@ What is stored where:
 
 - ``subjects``: what was checked, indexed by subject kind + subject id (post id, URL, content hash). No
   column names or identifies a person: reports are indexed by post and check, never by person.
-- ``checks``: one row per check request about a subject; the only table with a mutable column (status).
+- ``checks``: one row per check request about a subject, and its status row: the status and what list views
+  show of the latest version (version number, label, band, as-of and a short headline), written in the
+  version's own transaction so a list never reads a ledger.
 - ``report_versions``: append-only. A recheck or correction adds version n+1; (check_id, version) is
   unique, and database triggers refuse UPDATE and DELETE on it.
 - ``snapshots``: metadata of content-addressed snapshots (the bytes live in the blob store). Append-only.
@@ -19,9 +21,10 @@ without losing anything.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import (
     Boolean,
@@ -41,6 +44,7 @@ from sqlalchemy.types import TypeDecorator
 
 __all__ = [
     "APPEND_ONLY_TABLES",
+    "HEADLINE_CHARS",
     "INTEGER_MAX",
     "ApiToken",
     "Base",
@@ -58,6 +62,7 @@ __all__ = [
     "SnapshotRecord",
     "SubjectRecord",
     "UtcDateTime",
+    "list_headline",
 ]
 
 INTEGER_MAX: Final = 2**31 - 1
@@ -75,6 +80,26 @@ NAMING_CONVENTION: Final = {
 
 HASH_LENGTH: Final = 80  # "sha256:" + 64 hex digits, with room to spare
 APPEND_ONLY_TABLES: Final = ("report_versions", "snapshots", "check_runs")
+HEADLINE_CHARS: Final = 160
+"""The longest headline a list shows: a claim of any length stays one or two lines on the dashboard."""
+ELLIPSIS: Final = "\u2026"
+
+
+def list_headline(result: Mapping[str, Any]) -> str | None:
+    """What lists show of a result: its first claim's words on one line, cut at a word boundary to at most
+    ``HEADLINE_CHARS`` characters (ending in an ellipsis when cut). None when there is no claim."""
+    claims = result.get("claims") or []
+    first = claims[0] if isinstance(claims, list) and claims else None
+    words = " ".join(str(first.get("text", "")).split()) if isinstance(first, Mapping) else ""
+    if not words:
+        return None
+    if len(words) <= HEADLINE_CHARS:
+        return words
+    cut = words[: HEADLINE_CHARS - 1]
+    space = cut.rfind(" ")
+    if space >= HEADLINE_CHARS // 2:  # a very long word is cut where it stands
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.") + ELLIPSIS
 
 
 class Reason(StrEnum):
@@ -139,7 +164,11 @@ class SubjectRecord(Base):
 
 
 class Check(Base):
-    """One check request about one subject; its report versions hang off it."""
+    """One check request about one subject; its report versions hang off it.
+
+    The ``latest_*`` columns and ``headline`` repeat what lists need of the latest version (revision
+    0006_list_columns), so the dashboard and ``GET /v1/checks`` read one row per check, not its ledger.
+    """
 
     __tablename__ = "checks"
     __table_args__ = (_choices("status", "status", CheckStatus),)
@@ -148,6 +177,11 @@ class Check(Base):
     subject_pk: Mapped[int] = mapped_column(ForeignKey("subjects.id"), index=True)
     status: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    latest_version: Mapped[int | None] = mapped_column(Integer)
+    latest_label: Mapped[str | None] = mapped_column(String(32))
+    latest_band: Mapped[str | None] = mapped_column(String(16))
+    latest_as_of: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    headline: Mapped[str | None] = mapped_column(String(HEADLINE_CHARS))
 
 
 class ReportVersion(Base):
