@@ -179,6 +179,11 @@ class Settings(BaseSettings):
     api_rate_admin: int = Field(
         default=1200, description="Requests per minute for an admin token, unless it sets its own."
     )
+    page_rate_anonymous: int = Field(
+        default=120,
+        description="Page loads (dashboard, reports, methodology, /docs) per minute per client address, "
+        "counted apart from its API calls; over it a page answers 429 with Retry-After.",
+    )
     worker_threads: int = Field(default=2, description="Worker threads per `icarus worker` process.")
     job_lease_s: float = Field(
         default=15.0,

@@ -10,11 +10,11 @@ import logging
 from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from fastapi import FastAPI, HTTPException, Request, status
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from sqlalchemy.exc import DBAPIError
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -94,6 +94,7 @@ def create_app(
     app.state.runner = runner
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
+    app.add_middleware(PageRateLimit, limiter=security.limiter, per_minute=settings.page_rate_anonymous)
     app.include_router(build_router(runner, security, settings, sweep))
     app.include_router(build_models_router(runner, security))
     app.include_router(build_lvf_router(runner, security, settings, lvf_runs))
@@ -171,6 +172,38 @@ class BodyLimit:
         await self.app(scope, counted, send)
 
 
+# Not pages: the API limits its own callers (by token or address), probes and icons must always answer.
+UNLIMITED_PREFIXES: Final = ("/v1/", "/healthz", "/favicon.ico", "/static/")
+
+
+class PageRateLimit:
+    """Page loads (everything outside ``/v1``: dashboard, reports, methodology, debate pages, ``/docs``)
+    per client address and minute, counted apart from the address's API calls, so a crowd of anonymous
+    page loads is refused (429 with ``Retry-After``) before it can take the API's database and threads.
+    The address is the peer's, or the one a trusted proxy forwarded (``icarus serve --trusted-proxies``)."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter, per_minute: int) -> None:
+        self.app, self.limiter, self.per_minute = app, limiter, per_minute
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = str(scope.get("path", ""))
+        if scope["type"] != "http" or path.startswith(UNLIMITED_PREFIXES):
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        wait = self.limiter.hit(f"page:addr:{client[0] if client else 'unknown'}", self.per_minute)
+        if wait is None:
+            await self.app(scope, receive, send)
+            return
+        answer = PlainTextResponse(
+            f"Too many page loads from your address: at most {self.per_minute} a minute. "
+            "Try again shortly.\n",
+            status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+            headers={"Retry-After": str(int(wait) + 1), "Cache-Control": "no-store"},
+        )
+        await answer(scope, receive, send)
+
+
 def _never_lose(enqueue: Enqueue) -> Enqueue:
     """A queue outage must not fail a submission: the job is in the database and the dispatcher will
     hand it out when the queue is back."""
@@ -238,7 +271,14 @@ def _mount_pages(app: FastAPI, runner: JobRunner) -> None:
     def recent_checks() -> Sequence[RecentCheck]:
         return [recent_row(row) for row in service.check_rows(DASHBOARD_ROWS)]
 
-    app.include_router(create_web_router(load_report=load_report, recent_checks=recent_checks, links=Links()))
+    app.include_router(
+        create_web_router(
+            load_report=load_report,
+            recent_checks=recent_checks,
+            links=Links(),
+            dashboard_version=service.last_event_id,  # every change a row shows is an event
+        )
+    )
 
 
 def _placeholder_pages(app: FastAPI) -> None:  # pragma: no cover

@@ -10,6 +10,10 @@ The router reads nothing itself: it calls what it is given.
     ``NotFound`` is one) for an unknown check or version: the page answers 404.
 ``recent_checks()``
     The dashboard's rows, newest first.
+``dashboard_version()`` (optional)
+    Any value that changes whenever a dashboard row may have (the API gives its newest event id). The
+    dashboard is rendered once per value and served from memory until it changes (at most
+    ``DASHBOARD_MAX_AGE_S``), so a crowd of page loads costs one small query each, not a list and a render.
 ``load_policy(ref)``
     A ``PolicyConfig``; ``LookupError`` (``UnknownPolicyError`` is one) gives 404.
 
@@ -22,6 +26,8 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
+import time
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Final
@@ -53,6 +59,7 @@ VERSION_CACHE: Final = "public, max-age=300"
 LIVE_CACHE: Final = "no-cache"
 POLICY_CACHE: Final = "public, max-age=3600"
 ICON_CACHE: Final = "public, max-age=86400"
+DASHBOARD_MAX_AGE_S: Final = 30.0  # a rendered dashboard is redrawn at least this often, changed or not
 # HEAD answers like GET without the body (link checkers and uptime probes send it).
 PAGE_METHODS: Final = ["GET", "HEAD"]
 
@@ -76,9 +83,11 @@ def create_web_router(
     load_policy: PolicyLoader = load_shipped_policy,
     default_policy: str = DEFAULT_POLICY,
     links: Links | None = None,
+    dashboard_version: Callable[[], object] | None = None,
 ) -> APIRouter:
     """The pages, reading through the given callables. See the module docstring for the contract."""
     links = links or Links()
+    rendered = _RenderedDashboard(lambda: render_dashboard(list(recent_checks()), links), dashboard_version)
     router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 
     def not_found(what: str) -> HTMLResponse:
@@ -99,8 +108,7 @@ def create_web_router(
 
     @router.api_route("/", methods=PAGE_METHODS)
     def dashboard() -> HTMLResponse:
-        page = render_dashboard(list(recent_checks()), links)
-        return HTMLResponse(page, headers={"Cache-Control": LIVE_CACHE})
+        return HTMLResponse(rendered.page(), headers={"Cache-Control": LIVE_CACHE})
 
     @router.api_route("/checks/{check_id}", methods=PAGE_METHODS)
     def latest_report(check_id: str) -> HTMLResponse:
@@ -138,6 +146,31 @@ def create_web_router(
         return Response(_favicon(), media_type="image/x-icon", headers={"Cache-Control": ICON_CACHE})
 
     return router
+
+
+class _RenderedDashboard:
+    """The dashboard's HTML, rendered again only when ``version()`` changes or it is older than
+    ``DASHBOARD_MAX_AGE_S``; without ``version`` every load renders it."""
+
+    def __init__(self, render: Callable[[], str], version: Callable[[], object] | None) -> None:
+        self._render, self._version = render, version
+        self._kept: tuple[object, float, str] | None = None
+        self._lock = threading.Lock()
+
+    def page(self) -> str:
+        if self._version is None:
+            return self._render()
+        current, now = self._version(), time.monotonic()
+        kept = self._kept
+        if kept is not None and kept[0] == current and now - kept[1] < DASHBOARD_MAX_AGE_S:
+            return kept[2]
+        with self._lock:  # one render for a crowd arriving together; the others take its page
+            kept = self._kept
+            if kept is not None and kept[0] == current and now - kept[1] < DASHBOARD_MAX_AGE_S:
+                return kept[2]
+            page = self._render()
+            self._kept = (current, now, page)
+            return page
 
 
 @functools.cache
