@@ -235,10 +235,14 @@ class Settings(BaseSettings):
         "STRONG_LANGUAGE_AUTO_RETRY).",
     )
     debate_max_searches: int | None = Field(
-        default=None, ge=0, description="Debate research budget per panel: searches; unset means each method's own."
+        default=None,
+        ge=0,
+        description="Debate research budget per panel: searches; unset means each method's own.",
     )
     debate_max_pages: int | None = Field(
-        default=None, ge=0, description="Debate research budget per panel: pages read; unset means each method's own."
+        default=None,
+        ge=0,
+        description="Debate research budget per panel: pages read; unset means each method's own.",
     )
     debate_max_depth: int | None = Field(
         default=None,

@@ -148,4 +148,6 @@ def test_token_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     beyond = runner.invoke(app, ["token", "revoke", "9" * 30])  # past any integer column
     assert beyond.exit_code == 2 and f"no token {'9' * 30}" in beyond.output
     wrong = runner.invoke(app, ["token", "create", "--role", "owner"])
-    assert wrong.exit_code == 2 and "error:" in wrong.output and "reader, api, reviewer, admin" in wrong.output
+    assert (
+        wrong.exit_code == 2 and "error:" in wrong.output and "reader, api, reviewer, admin" in wrong.output
+    )
