@@ -34,8 +34,6 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 import lxml.etree
 import lxml.html
-import trafilatura
-from htmldate import find_date
 
 from icarus.fetching.errors import DocumentTooLarge, ExtractionError, UnsupportedForExtraction
 from icarus.fetching.fetch import media_type
@@ -314,6 +312,10 @@ def _visible_text(root: Any) -> str:
 
 
 def _trafilatura(root: Any, url: str) -> Any:
+    # imported here: trafilatura and htmldate take a twentieth of a second to load, and a check of a
+    # sentence extracts no page
+    import trafilatura
+
     try:
         return trafilatura.bare_extraction(
             root,
@@ -441,6 +443,8 @@ def _json_ld_values(root: Any, key: str) -> Iterator[str]:
 
 
 def _htmldate(root: Any, url: str, *, original: bool, extensive: bool) -> datetime | None:
+    from htmldate import find_date  # imported here, as trafilatura is
+
     try:
         found = find_date(
             root,

@@ -19,9 +19,6 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final
 from urllib.parse import urlsplit
 
-import trafilatura
-from warcio.archiveiterator import ArchiveIterator
-
 from icarus.provenance.canonical import registered_domain
 from icarus.research._text import parse_datetime
 
@@ -138,6 +135,9 @@ def html_document(
     raw: bytes, url: str | None, source_path: str, fallback_url: str, limits: ReadLimits, kind: str = "html"
 ) -> RawDocument | None:
     """Main text and metadata of one HTML page, or ``None`` when trafilatura finds no main text."""
+    # imported here: searching the corpus (every check) reads no HTML, and trafilatura is slow to load
+    import trafilatura
+
     try:
         extracted = trafilatura.bare_extraction(
             raw,
@@ -345,6 +345,8 @@ def _parse_line(line: bytes) -> dict[str, Any] | None:
 
 
 def _read_warc(path: Path, limits: ReadLimits) -> Iterator[RawDocument | SkippedRecord]:
+    from warcio.archiveiterator import ArchiveIterator  # imported here, as trafilatura is
+
     try:
         stream = path.open("rb")
     except OSError as exc:
