@@ -6,6 +6,7 @@ jobs inline), so tests exercise the real routes without a worker process or a sl
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
@@ -13,15 +14,18 @@ from datetime import datetime
 from typing import Any, Final
 
 from fastapi import FastAPI, HTTPException, Request, status
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from sqlalchemy.exc import DBAPIError
 from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from icarus.api.auth import RateLimiter, Security
 from icarus.api.model_results import ModelResults
 from icarus.api.models_routes import build_models_router
+from icarus.api.openapi import describe_errors, docs_router
 from icarus.api.routes import build_router
 from icarus.debates.api import build_debate_router, debate_service_for_app
 from icarus.debates.service import DebateService
@@ -90,7 +94,11 @@ def create_app(
         summary="Evidence review for factual claims: checks, versioned reports, rechecks.",
         version="1",
         lifespan=lifespan,
+        docs_url=None,  # served by docs_router, from this process instead of a CDN
+        redoc_url=None,
     )
+    _describe_errors_in_openapi(app)
+    app.include_router(docs_router(app))
     app.state.runner = runner
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
@@ -122,6 +130,17 @@ def create_app(
             headers={"Retry-After": "1"},
         )
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == status.HTTP_400_BAD_REQUEST and exc.detail == UNPARSABLE_BODY:
+            # FastAPI's answer to a body that is not UTF-8 or nests too deeply to parse: said like any other
+            # body that is not JSON (422, with the field at fault).
+            return JSONResponse(
+                {"detail": f"body: {NOT_JSON}", "errors": [{"field": "body", "message": NOT_JSON}]},
+                status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
+            )
+        return await http_exception_handler(request, exc)
+
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = [
@@ -134,6 +153,22 @@ def create_app(
         )
 
     return app
+
+
+UNPARSABLE_BODY: Final = "There was an error parsing the body"  # FastAPI's words, matched exactly
+NOT_JSON: Final = "not valid JSON (it must be UTF-8 and nest at most a few hundred levels)"
+
+
+def _describe_errors_in_openapi(app: FastAPI) -> None:
+    """``/openapi.json`` with the error answers as they are (see ``icarus.api.openapi``)."""
+    generate = app.openapi
+
+    def described() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = describe_errors(generate())
+        return app.openapi_schema
+
+    app.openapi = described  # type: ignore[method-assign]
 
 
 class BodyLimit:
@@ -174,13 +209,17 @@ class BodyLimit:
 
 # Not pages: the API limits its own callers (by token or address), probes and icons must always answer.
 UNLIMITED_PREFIXES: Final = ("/v1/", "/healthz", "/favicon.ico", "/static/")
+# A refused page load is answered after this pause: a client that ignores Retry-After and asks again at
+# once gets about one answer a second per connection, instead of taking the server's time in a tight loop.
+REFUSAL_PAUSE_S: Final = 1.0
 
 
 class PageRateLimit:
     """Page loads (everything outside ``/v1``: dashboard, reports, methodology, debate pages, ``/docs``)
     per client address and minute, counted apart from the address's API calls, so a crowd of anonymous
-    page loads is refused (429 with ``Retry-After``) before it can take the API's database and threads.
-    The address is the peer's, or the one a trusted proxy forwarded (``icarus serve --trusted-proxies``)."""
+    page loads is refused (429 with ``Retry-After``, after ``REFUSAL_PAUSE_S``) before it can take the
+    API's database and threads. The address is the peer's, or the one a trusted proxy forwarded
+    (``icarus serve --trusted-proxies``)."""
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter, per_minute: int) -> None:
         self.app, self.limiter, self.per_minute = app, limiter, per_minute
@@ -195,6 +234,7 @@ class PageRateLimit:
         if wait is None:
             await self.app(scope, receive, send)
             return
+        await asyncio.sleep(REFUSAL_PAUSE_S)
         answer = PlainTextResponse(
             f"Too many page loads from your address: at most {self.per_minute} a minute. "
             "Try again shortly.\n",

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
@@ -21,6 +21,7 @@ from icarus.jobs.inputs import CheckInput
 from icarus.ledger.document import parse_ledger
 from icarus.reports.redaction import hidden_text
 from icarus.scoring.canonical import canonical_json
+from icarus.scoring.icarus.config import POLICY_FILES
 from icarus.scoring.registry import ScoringModel, UnknownModelError, Verdict, get_model, parse_ref
 from icarus.store import Store
 from icarus.store.model_tables import CheckModel, ModelResult
@@ -38,10 +39,28 @@ __all__ = [
 
 
 MAX_MODELS = 16
+URL_PATTERN: Final = r"^[Hh][Tt][Tt][Pp][Ss]?://[^\s\\]+$"  # http(s), any letter case; no space or backslash
+
+
+def _submission_schema(schema: dict[str, Any]) -> None:
+    """The request's schema says what the server refuses of each field: no empty url, post or text (a
+    ``minLength``), an http(s) url, and only a shipped policy (an ``enum``)."""
+    narrowing: dict[str, dict[str, Any]] = {
+        "text": {"minLength": 1},
+        "url": {"minLength": 1, "pattern": URL_PATTERN},
+        "post": {"minLength": 1},
+        "policy": {"enum": sorted(POLICY_FILES)},
+    }
+    for name, extra in narrowing.items():
+        for branch in schema.get("properties", {}).get(name, {}).get("anyOf", []):
+            if branch.get("type") == "string":
+                branch.update(extra)
 
 
 class CheckSubmission(CheckInput):
     """A check request that may also name models to score the same ledger under, besides its policy."""
+
+    model_config = ConfigDict(json_schema_extra=_submission_schema)
 
     models: list[Annotated[str, Field(max_length=64)]] | None = Field(
         default=None,

@@ -55,7 +55,11 @@ HEARTBEATS_MISSED_BEFORE_DEAD: Final = 3
 CheckId = Annotated[str, Path(pattern=CHECK_ID, description="The check id returned on submission.")]
 VersionNo = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="Version number, 1 for the first.")]
 
-_NOT_FOUND: Final[dict[int | str, dict[str, Any]]] = {404: {"description": "Unknown check or version"}}
+_NOT_FOUND: Final[dict[int | str, dict[str, Any]]] = {
+    404: {
+        "description": "Unknown check or version, or a check with no version recorded yet (`detail` says which)"
+    }
+}
 
 
 def build_router(
@@ -124,7 +128,16 @@ def build_router(
         try:
             return store.latest(check_id) if version is None else store.version(check_id, version)
         except NotFound as exc:
+            if service.report_head(check_id) is None:  # not captured yet: known, but nothing to show
+                raise not_ready(request_or_404(check_id)) from None
             raise HTTPException(status.HTTP_404_NOT_FOUND, detail=str(exc)) from None
+
+    def not_ready(info: RequestInfo) -> HTTPException:
+        return HTTPException(
+            status.HTTP_404_NOT_FOUND,
+            detail=f"check {info.check_id!r} has no version yet (it is {info.state.value}); its report, "
+            "ledger, trace and ClaimReview appear once the first version is recorded",
+        )
 
     def version_body(stored: StoredVersion, hidden: str | None) -> bytes:
         """The version as JSON. The stored result is embedded as stored (it is canonical JSON already),
@@ -161,12 +174,11 @@ def build_router(
         Versions never change, so their bodies are cached by (check, version, hidden); a removal changes
         the key, so hidden words are never served from the cache."""
         head = service.report_head(check_id)
-        if head is None:
-            request_or_404(check_id)  # a submitted check still queued: known, but nothing to show yet
-            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"check {check_id!r} has no version yet")
+        if head is None:  # a submitted check still queued: known, but nothing to show yet
+            raise not_ready(request_or_404(check_id))
         number = version if version is not None else head.latest_version
         if number is None:
-            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"check {check_id!r} has no version yet")
+            raise not_ready(request_or_404(check_id))
         hidden = head.hidden
         key = (check_id, number, hidden)
         body = bodies.get(key)
@@ -207,7 +219,8 @@ def build_router(
         """Recent checks, newest first, or every check of one X post. Never by person."""
         rows = service.check_rows(limit, post_id=post_id)
         return Response(
-            CheckList(checks=[status_of(row) for row in rows]).model_dump_json(), media_type="application/json"
+            CheckList(checks=[status_of(row) for row in rows]).model_dump_json(),
+            media_type="application/json",
         )
 
     @router.get("/checks/{check_id}", response_model=CheckStatusOut, responses=_NOT_FOUND)

@@ -1,0 +1,173 @@
+"""The OpenAPI description matches the answers, on every route it lists.
+
+Schemathesis generates requests for every operation of ``/openapi.json`` (as an admin, an api token, a
+reader and an anonymous caller) and validates each answer against the description: no 5xx, every status
+documented, content types and bodies as described (error bodies included), and a schema-valid request
+never refused for its shape. A 422 stays allowed for schema-valid input whose content is refused (an
+address the fetch guard refuses, a ledger that does not validate, two fields that exclude each other):
+the schema describes shapes, the 422's ``detail`` says why.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis.config import SchemathesisConfig
+
+from icarus.api.openapi import DOCS_ASSETS, swagger_assets
+from icarus.jobs.inputs import CheckInput
+from icarus.store.tokens import Role
+from tests.api.conftest import Site
+from tests.service.conftest import sample_payload
+
+LEDGER = Path(__file__).parents[2] / "examples" / "ledgers" / "two-independent-wires.json"
+EXAMPLES_PER_OPERATION: Final = 6
+# Schema-valid requests may still be refused for their content (see the module docstring): 422.
+ACCEPTABLE_FOR_VALID_DATA: Final = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
+CALLERS: Final = (Role.ADMIN, Role.API, Role.READER, None)
+
+
+def _seed(site: Site) -> None:
+    """Real rows for generated ids to hit now and then: a recorded check, a queued one, an LVF run, a
+    debate with a claim."""
+    admin = site.headers[Role.ADMIN]
+    site.recorded_check()
+    site.runner.submit(CheckInput(text="A check still in the queue."))
+    ledger = json.loads(LEDGER.read_text(encoding="utf-8"))
+    assert site.client.post("/v1/lvf/runs", json={"ledger": ledger}, headers=admin).status_code == 201
+    debate = site.client.post("/v1/debates", json={"research_modes": ["two_step"]}, headers=admin)
+    assert debate.status_code == 201, debate.text
+    claim = {"text": "Taxes rose 5 percent in 2024.", "debate_id": debate.json()["id"]}
+    assert site.client.post("/v1/claim", json=claim, headers=admin).status_code == 202
+
+
+def test_every_operation_answers_as_its_description_says(site: Site) -> None:
+    _seed(site)
+    config = SchemathesisConfig.from_dict(
+        {"checks": {"positive_data_acceptance": {"expected-statuses": ACCEPTABLE_FOR_VALID_DATA}}}
+    )
+    schema: Any = schemathesis.openapi.from_asgi("/openapi.json", site.client.app, config=config)
+    operations = [result.ok() for result in schema.get_all_operations()]
+    listed = {(op.method.upper(), op.path) for op in operations}
+    assert len(listed) >= 60, "every documented operation is exercised"
+    assert {("POST", "/v1/checks"), ("GET", "/v1/debates/{debate_id}"), ("POST", "/v1/lvf/runs")} <= listed
+    callers = [site.headers[role] if role else {} for role in CALLERS]
+
+    for operation in operations:
+
+        @given(case=operation.as_strategy(), caller=st.sampled_from(callers))
+        @settings(
+            max_examples=EXAMPLES_PER_OPERATION,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            derandomize=True,
+            database=None,
+        )
+        def conforms(case: Any, caller: dict[str, str]) -> None:
+            if case.path.endswith("/events"):
+                case.query = {**(case.query or {}), "once": True}  # a live stream would never end
+            case.call_and_validate(headers=caller)
+
+        conforms()
+
+
+def test_an_invalid_request_answers_a_string_detail_and_a_list_of_errors(site: Site) -> None:
+    answer = site.client.post("/v1/checks", json={"url": ""}, headers=site.headers[Role.API])
+    assert answer.status_code == 422
+    body = answer.json()
+    assert isinstance(body["detail"], str) and body["detail"]
+    assert [error["field"] for error in body["errors"]] == ["body.url"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b'{"text": "caf\xe9"}', b"[" * 100_000 + b"]" * 100_000],
+    ids=["invalid UTF-8", "nested 100,000 deep"],
+)
+def test_a_body_that_is_not_json_answers_422_with_its_errors(site: Site, body: bytes) -> None:
+    headers = site.headers[Role.API] | {"Content-Type": "application/json"}
+    answer = site.client.post("/v1/checks", content=body, headers=headers)
+    assert answer.status_code == 422
+    assert answer.json()["errors"] == [{"field": "body", "message": answer.json()["detail"][6:]}]
+
+
+def test_the_description_refuses_the_empty_strings_the_server_refuses(site: Site) -> None:
+    description = site.client.get("/openapi.json").json()
+    fields = description["components"]["schemas"]["CheckSubmission"]["properties"]
+    strings = {
+        name: next(branch for branch in fields[name]["anyOf"] if branch["type"] == "string")
+        for name in ("url", "post", "text", "policy")
+    }
+    assert strings["url"]["minLength"] == strings["post"]["minLength"] == strings["text"]["minLength"] == 1
+    assert "" not in strings["policy"]["enum"] and "icarus@1.1" in strings["policy"]["enum"]
+    assert re.fullmatch(strings["url"]["pattern"], "HTTP://example.org/a")
+    for name in ("url", "post", "text", "policy"):
+        answer = site.client.post("/v1/checks", json={name: ""}, headers=site.headers[Role.API])
+        assert answer.status_code == 422, name
+
+
+def test_every_error_answer_is_described_as_a_problem(site: Site) -> None:
+    description = site.client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in description["components"]["schemas"]
+    corrections = description["paths"]["/v1/checks/{check_id}/corrections"]["post"]["responses"]
+    assert {"401", "403", "404", "413", "422", "429", "503"} <= set(corrections)
+    for path, item in description["paths"].items():
+        for method, operation in item.items():
+            for code, answer in operation["responses"].items():
+                if code.startswith(("4", "5")):
+                    schema = answer["content"]["application/json"]["schema"]
+                    assert schema == {"$ref": "#/components/schemas/Problem"}, (method, path, code)
+    assert "Retry-After" in corrections["429"]["headers"]
+
+
+def test_a_correction_by_a_token_without_the_admin_role_is_a_documented_403(site: Site) -> None:
+    check_id = site.recorded_check()
+    answer = site.client.post(
+        f"/v1/checks/{check_id}/corrections", json={"note": "wrong"}, headers=site.headers[Role.API]
+    )
+    assert answer.status_code == 403 and "admin" in answer.json()["detail"]
+
+
+def test_claimreview_of_a_check_still_queued_says_it_has_no_version_yet(site: Site) -> None:
+    check_id = site.runner.submit(CheckInput(payload=sample_payload()))
+    for route in ("claimreview", "report", "versions/1/ledger", "versions/1/trace", "versions/1"):
+        answer = site.client.get(f"/v1/checks/{check_id}/{route}")
+        assert answer.status_code == 404, route
+        assert "has no version yet (it is queued)" in answer.json()["detail"], route
+    assert site.client.get("/v1/checks/unknown/claimreview").json()["detail"] == "no check 'unknown'"
+
+
+EXTERNAL: Final = re.compile(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//""", re.IGNORECASE)
+
+
+def test_docs_name_no_other_host(site: Site) -> None:
+    page = site.client.get("/docs")
+    assert page.status_code == 200
+    assert not EXTERNAL.search(page.text), "the docs page loads something from another host"
+    assert "/openapi.json" in page.text
+    assert site.client.get("/redoc").status_code == 404  # it would load its script from a CDN
+
+
+def test_docs_serve_swagger_ui_from_this_process(site: Site) -> None:
+    if swagger_assets() is None:
+        pytest.skip("the swagger-ui-py package is not installed: /docs is the plain offline page")
+    page = site.client.get("/docs").text
+    for name in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert f"{DOCS_ASSETS}/{name}" in page
+        asset = site.client.get(f"{DOCS_ASSETS}/{name}")
+        assert asset.status_code == 200 and len(asset.content) > 10_000
+    assert site.client.get(f"{DOCS_ASSETS}/../../etc/passwd").status_code == 404
+
+
+def test_without_swagger_ui_the_docs_list_every_operation(site: Site, monkeypatch: Any) -> None:
+    if swagger_assets() is not None:
+        pytest.skip("swagger-ui-py is installed: /docs is Swagger UI")
+    page = site.client.get("/docs").text
+    assert "/v1/checks/{check_id}/claimreview" in page and "POST" in page
