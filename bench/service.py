@@ -19,6 +19,12 @@
    worker's checks handed out again well within 60 s. On PostgreSQL + Redis when ``ICARUS_DATABASE_URL``
    and ``ICARUS_REDIS_URL`` are set. ``--kill-checks N`` changes the count; ``--skip-worker-kill`` skips it.
 
+5. Pages against the API (``--pages-only`` runs only this): 250 recorded checks; authenticated
+   ``GET /v1/checks/{id}`` polls and report reads alone, then the polls while 16 anonymous clients hammer the
+   dashboard, and ``GET /v1/checks?limit=200`` one at a time. Targets: the polls keep at least half their
+   rate under the page load, run within 2x of report reads, and the list's p50 is under 100 ms. Run with
+   the default page limit (120 a minute per address) and again with none.
+
 The bench uses SQLite and the SQLite queue in a temporary folder unless ``ICARUS_DATABASE_URL`` is set.
 """
 
@@ -59,6 +65,12 @@ TARGET_READS_PER_S = 200
 DB_DOWN_S = 2.0
 SUBMITTERS = 4  # clients submitting checks, one at a time each, during the restart run
 WORKER_KILL_CHECKS = 50  # checks submitted before one of two workers is SIGKILLed
+PAGE_CLIENTS = 16  # anonymous clients loading the dashboard in the pages run
+POLL_CONCURRENCY = 8  # authenticated clients polling GET /v1/checks/{id} in the pages run
+LIST_ROWS = 250  # recorded checks behind the pages run, more than one list page
+LIST_LIMIT = 200
+LIST_READS = 50
+DEFAULT_PAGE_LIMIT = "120"  # ICARUS_PAGE_RATE_ANONYMOUS's default
 
 
 def _free_port() -> int:
@@ -103,14 +115,21 @@ def _recorded_check(store: Store) -> str:
     return check_id
 
 
-def _start_server(folder: Path, url: str, port: int) -> subprocess.Popen[bytes]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith("ICARUS_")} | {
-        "ICARUS_DATA_DIR": str(folder),
-        "ICARUS_DATABASE_URL": url,
-        "ICARUS_QUEUE_NAME": f"bench-{uuid.uuid4().hex[:8]}",
-        "ICARUS_API_RATE_ANONYMOUS": "10000000",
-        "ICARUS_API_RATE_API": "10000000",
-    }
+def _start_server(
+    folder: Path, url: str, port: int, extra_env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    env = (
+        {key: value for key, value in os.environ.items() if not key.startswith("ICARUS_")}
+        | {
+            "ICARUS_DATA_DIR": str(folder),
+            "ICARUS_DATABASE_URL": url,
+            "ICARUS_QUEUE_NAME": f"bench-{uuid.uuid4().hex[:8]}",
+            "ICARUS_API_RATE_ANONYMOUS": "10000000",
+            "ICARUS_API_RATE_API": "10000000",
+            "ICARUS_PAGE_RATE_ANONYMOUS": "10000000",
+        }
+        | (extra_env or {})
+    )
     log = (folder / "server.log").open("wb")
     return subprocess.Popen(
         [sys.executable, "-m", "icarus.cli", "serve", "--no-worker", "--port", str(port)],
@@ -175,12 +194,18 @@ Sample = tuple[float, float, int]  # began, ended (perf_counter seconds), status
 
 
 async def _read_for(
-    port: int, path: str, seconds: float, concurrency: int, during: Any = None
+    port: int,
+    path: str,
+    seconds: float,
+    concurrency: int,
+    during: Any = None,
+    headers: dict[str, str] | None = None,
 ) -> list[Sample]:
     """Every read of ``path`` by ``concurrency`` keep-alive clients for ``seconds``; ``during`` (a blocking
     callable) runs in a thread halfway through."""
     samples: list[Sample] = []
-    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+    request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode()
     stop = time.perf_counter() + seconds
 
     async def client() -> None:
@@ -385,6 +410,109 @@ def _simulated_restart(base: str, port: int, path: str, schema: str) -> dict[str
     }
 
 
+def _recorded_checks(store: Store, count: int) -> list[str]:
+    """``count`` checks with a recorded version each (one scoring, recorded under each id)."""
+    ledger = load_ledger(LEDGER)
+    result = score_ledger(ledger, load_policy("icarus@1.1"))
+    service, ids = ServiceStore(store), []
+    for _ in range(count):
+        now, check_id = datetime.now(UTC), uuid.uuid4().hex
+        service.submit(check_id, "text", {"text": "bench"}, policy=None, post_id=None, now=now)
+        store.open_check(ledger.subject, check_id)
+        store.record_check(ledger.subject, ledger, result, check_id=check_id, run_key="first")
+        service.set_state(check_id, RequestState.RECORDED, now)
+        ids.append(check_id)
+    return ids
+
+
+def _rate(samples: list[Sample], seconds: float) -> float:
+    return round(len(_latencies(samples)) / seconds, 1)
+
+
+async def _list_latencies(port: int, token: str, count: int) -> list[float]:
+    """``GET /v1/checks?limit=200`` one at a time, ``count`` times: seconds each."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    request = (
+        f"GET /v1/checks?limit={LIST_LIMIT} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"Authorization: Bearer {token}\r\n\r\n"
+    ).encode()
+    latencies = []
+    for _ in range(count):
+        began = time.perf_counter()
+        assert await _get(reader, writer, request) == 200
+        latencies.append(time.perf_counter() - began)
+    writer.close()
+    return latencies
+
+
+async def _polls_under_page_load(
+    port: int, poll_path: str, headers: dict[str, str]
+) -> tuple[list[Sample], list[Sample]]:
+    """Authenticated polls while ``PAGE_CLIENTS`` anonymous clients load the dashboard, for READ_SECONDS."""
+    return await asyncio.gather(
+        _read_for(port, poll_path, READ_SECONDS, POLL_CONCURRENCY, headers=headers),
+        _read_for(port, "/", READ_SECONDS, PAGE_CLIENTS),
+    )
+
+
+def _pages_run(page_limit: str) -> dict[str, Any]:
+    """Pages against the API, on a server with ``LIST_ROWS`` recorded checks and the page limit given
+    (``ICARUS_PAGE_RATE_ANONYMOUS``): authenticated polls (``GET /v1/checks/{id}``) and report reads alone,
+    the polls again while ``PAGE_CLIENTS`` anonymous clients hammer ``/``, and ``GET /v1/checks?limit=200``
+    one at a time. Targets: polls keep half their rate under the page load, polls within 2x of report
+    reads, the list's p50 under 100 ms."""
+    with tempfile.TemporaryDirectory(prefix="icarus-bench-pages-") as tmp:
+        folder = Path(tmp)
+        url, schema = _database(folder)
+        store = Store(url).open()
+        token = TokenStore(store).create("bench", Role.API, datetime.now(UTC), rate_per_minute=10_000_000)
+        ids = _recorded_checks(store, LIST_ROWS)
+        port = _free_port()
+        server = _start_server(folder, url, port, {"ICARUS_PAGE_RATE_ANONYMOUS": page_limit})
+        headers = {"Authorization": f"Bearer {token.secret}"}
+        try:
+            _wait_ready(f"http://127.0.0.1:{port}", server)
+            poll, report = f"/v1/checks/{ids[0]}", f"/v1/checks/{ids[0]}/report"
+            asyncio.run(_read_for(port, poll, 1.0, POLL_CONCURRENCY, headers=headers))  # warm up
+            polls = asyncio.run(_read_for(port, poll, READ_SECONDS, POLL_CONCURRENCY, headers=headers))
+            reports = asyncio.run(_read_for(port, report, READ_SECONDS, POLL_CONCURRENCY, headers=headers))
+            loaded, pages = asyncio.run(_polls_under_page_load(port, poll, headers))
+            listed = asyncio.run(_list_latencies(port, token.secret, LIST_READS))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+            store.close()
+            if schema is not None:
+                _drop_schema(schema)
+    poll_rate, report_rate, loaded_rate = (
+        _rate(polls, READ_SECONDS),
+        _rate(reports, READ_SECONDS),
+        _rate(loaded, READ_SECONDS),
+    )
+    list_p50_ms = round(_percentile(listed, 0.50) * 1000, 1)
+    return {
+        "measure": f"pages against the API: {LIST_ROWS} recorded checks, page limit {page_limit} a minute, "
+        f"{POLL_CONCURRENCY} authenticated pollers, {PAGE_CLIENTS} anonymous clients on /",
+        "database": "postgresql" if schema else "sqlite",
+        "polls_per_s_alone": poll_rate,
+        "polls_p50_ms_alone": round(_percentile(_latencies(polls), 0.50) * 1000, 1),
+        "report_reads_per_s_alone": report_rate,
+        "polls_per_s_under_page_load": loaded_rate,
+        "polls_p99_ms_under_page_load": round(_percentile(_latencies(loaded), 0.99) * 1000, 1),
+        "page_answers_under_load": _statuses(pages),
+        "polls_kept_share": round(loaded_rate / poll_rate, 2) if poll_rate else None,
+        "polls_vs_reports": round(report_rate / poll_rate, 2) if poll_rate else None,
+        f"list_{LIST_LIMIT}_p50_ms": list_p50_ms,
+        f"list_{LIST_LIMIT}_p99_ms": round(_percentile(listed, 0.99) * 1000, 1),
+        "targets_met": {
+            "polls_keep_half_under_page_load": bool(poll_rate) and loaded_rate >= 0.5 * poll_rate,
+            "polls_within_2x_of_reports": bool(poll_rate) and report_rate <= 2 * poll_rate,
+            "list_p50_under_100_ms": list_p50_ms < 100,
+        },
+        "other_poll_answers": {c: n for c, n in _statuses(polls + loaded).items() if c != "200"},
+    }
+
+
 def _worker_kill_run(checks: int) -> dict[str, Any]:
     """SIGKILL one of two real workers with ``checks`` checks submitted and some in flight (see
     ``bench/worker_kill.py``), on the bench's database and, with ``ICARUS_REDIS_URL``, on Redis."""
@@ -416,7 +544,14 @@ def _worker_kill_run(checks: int) -> dict[str, Any]:
     }
 
 
+def _page_runs() -> list[dict[str, Any]]:
+    """The pages run with the default page limit, then with none (the dashboard's own cost)."""
+    return [_pages_run(DEFAULT_PAGE_LIMIT), _pages_run("10000000")]
+
+
 def main(argv: list[str]) -> dict[str, Any]:
+    if "--pages-only" in argv:
+        return {"runs": _page_runs()}
     count = SUBMISSIONS
     if "--submissions" in argv:
         count = int(argv[argv.index("--submissions") + 1])
@@ -485,6 +620,7 @@ def main(argv: list[str]) -> dict[str, Any]:
             store.close()
             if schema is not None:
                 _drop_schema(schema)
+    runs.extend(_page_runs())
     if "--skip-worker-kill" not in argv:
         kills = WORKER_KILL_CHECKS
         if "--kill-checks" in argv:
