@@ -61,6 +61,7 @@ class PrivateCluster:
     folder: Path
     port: int
     as_user: str | None
+    host: str = "127.0.0.1"  # the address it listens on (another one than loopback for other hosts)
 
     @property
     def data(self) -> Path:
@@ -68,7 +69,7 @@ class PrivateCluster:
 
     @property
     def url(self) -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        return f"postgresql://postgres@{self.host}:{self.port}/postgres"
 
     @property
     def running(self) -> bool:
@@ -83,7 +84,7 @@ class PrivateCluster:
             raise ClusterUnavailable(f"{args[0]} failed: {(done.stderr or done.stdout).strip()[-500:]}")
 
     def start(self) -> None:
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 {SERVER_OPTIONS}"
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses={self.host} {SERVER_OPTIONS}"
         self._run(
             "pg_ctl", "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w",
             "-t", str(PG_CTL_TIMEOUT_S), "-o", options, "start",
@@ -105,8 +106,9 @@ class PrivateCluster:
 
 
 @contextmanager
-def private_cluster() -> Iterator[PrivateCluster]:
-    """Create, start and finally stop and delete a cluster. Raises ``ClusterUnavailable``."""
+def private_cluster(host: str = "127.0.0.1", trusted: str | None = None) -> Iterator[PrivateCluster]:
+    """Create, start and finally stop and delete a cluster listening on ``host``. ``trusted`` (a network such
+    as ``10.1.2.0/24``) may connect too, without a password. Raises ``ClusterUnavailable``."""
     bin_dir = _bin_dir()
     as_user = None
     if os.geteuid() == 0:
@@ -120,12 +122,15 @@ def private_cluster() -> Iterator[PrivateCluster]:
     folder = Path(tempfile.mkdtemp(prefix="icarus-pg-"))
     if as_user is not None:
         os.chown(folder, owner.pw_uid, owner.pw_gid)
-    cluster = PrivateCluster(bin_dir, folder, _free_port(), as_user)
+    cluster = PrivateCluster(bin_dir, folder, _free_port(), as_user, host)
     started = False
     try:
         cluster._run(
             "initdb", "-D", str(cluster.data), "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"
         )
+        if trusted is not None:
+            with (cluster.data / "pg_hba.conf").open("a") as hba:
+                hba.write(f"host all all {trusted} trust\n")
         cluster.start()
         started = True
         yield cluster

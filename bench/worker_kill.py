@@ -40,16 +40,18 @@ POLL_S: Final = 0.2
 
 
 class SlowSearch:
-    """A SearXNG stand-in on loopback: every query answers no results after ``delay_s``."""
+    """A SearXNG stand-in on ``host`` (loopback by default): every query answers no results after
+    ``delay_s``."""
 
-    def __init__(self, delay_s: float) -> None:
+    def __init__(self, delay_s: float, host: str = "127.0.0.1") -> None:
         self.queries = 0
+        self.delay_s = delay_s  # may be changed while it runs
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 outer.queries += 1
-                time.sleep(delay_s)
+                time.sleep(outer.delay_s)
                 body = b'{"results": []}'
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
@@ -60,9 +62,9 @@ class SlowSearch:
             def log_message(self, *_: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer((host, 0), Handler)
         self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.url = f"http://{host}:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
     def close(self) -> None:

@@ -3,6 +3,12 @@
 Every ``interval`` it records the worker's heartbeat (shown by diagnostics), extends the lease of each job
 the worker runs, and hands out again any job whose lease ran out because its worker died. So a killed
 worker's checks run again within one lease and one heartbeat, without waiting for a periodic task.
+
+Beside it, a second thread watches a queue on another host (Redis): while the queue cannot be reached,
+submissions are accepted into the database but their messages are not queued, and a restarted Redis keeps
+none. Once the queue answers again, every due job is handed to it at once instead of at the next
+minute's dispatch. It has its own thread because a vanished queue host costs seconds per call, which must
+never delay a lease renewal.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from icarus.jobs.queue import QueueProbe
 from icarus.jobs.runner import JobRunner
 from icarus.store import WorkerRegistry
 
@@ -32,11 +39,23 @@ def worker_name() -> str:
 class Heartbeat:
     """Beats every ``interval_s`` seconds on a daemon thread until ``stop``; ``beat`` does one beat."""
 
-    def __init__(self, runner: JobRunner, registry: WorkerRegistry, name: str, interval_s: float) -> None:
+    def __init__(
+        self,
+        runner: JobRunner,
+        registry: WorkerRegistry,
+        name: str,
+        interval_s: float,
+        queue_probe: QueueProbe | None = None,
+    ) -> None:
         self.runner, self.registry, self.name, self.interval_s = runner, registry, name, interval_s
+        self.queue_probe = queue_probe
+        self.queue_down = False
         self.started_at = datetime.now(UTC)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="icarus-heartbeat", daemon=True)
+        self._queue_thread = threading.Thread(
+            target=self._watch_queue, name="icarus-queue-watch", daemon=True
+        )
 
     def beat(self) -> None:
         """Record the heartbeat, renew this worker's leases and hand out jobs whose leases ran out."""
@@ -46,18 +65,46 @@ class Heartbeat:
         )
         self.runner.heartbeat()
 
+    def check_queue(self) -> int | None:
+        """Probe the queue; when it answers after it did not, queue every due job and return how many."""
+        if self.queue_probe is None:
+            return None
+        try:
+            self.queue_probe()
+        except Exception as exc:
+            if not self.queue_down:
+                log.warning("worker %s: the queue is unreachable (%s)", self.name, type(exc).__name__)
+            self.queue_down = True
+            return None
+        if not self.queue_down:
+            return None
+        due = self.runner.dispatch_due()  # raises while the database is down: the next probe tries again
+        self.queue_down = False
+        log.warning("worker %s: the queue answers again; %d due job(s) queued", self.name, due)
+        return due
+
     def start(self) -> None:
         self._thread.start()
+        if self.queue_probe is not None:
+            self._queue_thread.start()
 
     def stop(self) -> None:
         """Stop beating and record that the worker stopped."""
         self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout=self.interval_s + 5)
+        for thread in (self._thread, self._queue_thread):
+            if thread.is_alive():
+                thread.join(timeout=self.interval_s + 5)
         try:
             self.registry.stopped(self.name, datetime.now(UTC))
         except SQLAlchemyError:
             log.warning("worker %s: could not record that it stopped (database unavailable)", self.name)
+
+    def _watch_queue(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            try:
+                self.check_queue()
+            except Exception:
+                log.exception("worker %s: queue watch failed", self.name)
 
     def _loop(self) -> None:
         while not self._stop.wait(self.interval_s):

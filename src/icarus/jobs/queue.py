@@ -13,19 +13,32 @@ from typing import Any, Final
 
 from huey import Huey, RedisHuey, SqliteHuey, crontab
 from huey.storage import RedisStorage
+from redis import ConnectionPool
 
 from icarus.settings import Settings
 
-__all__ = ["Tasks", "bind_tasks", "create_huey"]
+__all__ = ["QueueProbe", "Tasks", "bind_tasks", "create_huey", "queue_probe"]
 
 QUEUE_FILE: Final = "queue.db"
 HANDED_BACK_PRIORITY: Final = 10  # above the default 0: handed-back runs go before new ones
+# A Redis host that vanishes (a partition, not a refused connection) must cost a submission seconds, not the
+# minutes TCP takes to give up: the check is in the database already and waits for the dispatcher. Reads
+# wait longer than huey's blocking pop (1 s), so an idle consumer never times out.
+REDIS_CONNECT_TIMEOUT_S: Final = 2.0
+REDIS_READ_TIMEOUT_S: Final = 5.0
+
+QueueProbe = Callable[[], object]  # raises while the queue cannot be reached
 
 
 def create_huey(settings: Settings, *, immediate: bool = False) -> Huey:
     """The queue for ``settings``; ``immediate`` runs tasks inline (huey's own testing switch)."""
     if settings.redis_url:
-        return RedisHuey(settings.queue_name, url=settings.redis_url, results=False, immediate=immediate)
+        pool = ConnectionPool.from_url(
+            settings.redis_url,
+            socket_connect_timeout=REDIS_CONNECT_TIMEOUT_S,
+            socket_timeout=REDIS_READ_TIMEOUT_S,
+        )
+        return RedisHuey(settings.queue_name, connection_pool=pool, results=False, immediate=immediate)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     return SqliteHuey(
         settings.queue_name,
@@ -61,6 +74,14 @@ class Tasks:
             self.run_job(check_id, run_key, priority=HANDED_BACK_PRIORITY)
         except NotImplementedError:
             self.run_job(check_id, run_key)
+
+
+def queue_probe(huey: Huey) -> QueueProbe | None:
+    """A call that raises while ``huey``'s queue is unreachable; None for a queue on this machine's disk."""
+    storage = huey.storage
+    if isinstance(storage, RedisStorage) and not huey.immediate:
+        return storage.conn.ping  # type: ignore[no-any-return]
+    return None
 
 
 def bind_tasks(

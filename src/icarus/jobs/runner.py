@@ -276,6 +276,15 @@ class JobRunner:
         if lost:
             raise LeaseLost(f"job {job.id}: the lease of attempt {job.attempts} has moved on")
 
+    def _fence(self, job: JobInfo) -> None:
+        """Before a write outside the version's own transaction: raise ``LeaseLost`` unless this run's lease
+        still holds in the database, extending it by a full lease. The heartbeat may not have noticed yet
+        that the lease moved on (a worker cut off from the database past its lease, then reconnected)."""
+        if self.service.renew({job.id: job.attempts}, self._now(), self.config.lease):
+            with self._held_lock:
+                self._lost.add(job.id)
+            raise LeaseLost(f"job {job.id}: the lease of attempt {job.attempts} has moved on")
+
     def _kick(self, check_id: str, run_key: str) -> None:
         if self.enqueue is not None:
             self.enqueue(check_id, run_key)
@@ -305,6 +314,7 @@ class JobRunner:
         except CaptureFailed as exc:
             if request.state is RequestState.RECORDED:
                 return f"not rechecked: {exc}"
+            self._fence(job)
             self.service.set_state(check_id, RequestState.FAILED, now, reason=exc.reason, detail=exc.detail)
             return f"capture failed: {exc}"
         self.store.open_check(subject, check_id)
@@ -347,6 +357,7 @@ class JobRunner:
         slot = search_retry_slot(job.run_key, now, self.config.search_retry_minutes)
         if slot is None:
             return None
+        self._fence(job)  # a run cut off from the database past its lease must not schedule a retry
         self.service.schedule(job.check_id, slot.run_key, Reason.FIRST.value, slot.due_at, now)
         self.service.set_state(
             job.check_id,

@@ -19,7 +19,7 @@ from typing import Final
 
 from icarus.debates.jobs import bind_debate_worker
 from icarus.jobs.heartbeat import Heartbeat, worker_name
-from icarus.jobs.queue import bind_tasks, create_huey
+from icarus.jobs.queue import bind_tasks, create_huey, queue_probe
 from icarus.jobs.runner import JobRunner, RunnerConfig, settings_services
 from icarus.jobs.sweep import DeletionSweep, x_status_source
 from icarus.settings import Settings
@@ -55,7 +55,9 @@ def run_worker(settings: Settings, threads: int) -> None:
     )
     runner.enqueue, runner.enqueue_first = tasks.enqueue, tasks.enqueue_first
     bind_debate_worker(huey, store, settings)
-    heartbeat = Heartbeat(runner, WorkerRegistry(store), worker_name(), settings.job_heartbeat_s)
+    heartbeat = Heartbeat(
+        runner, WorkerRegistry(store), worker_name(), settings.job_heartbeat_s, queue_probe(huey)
+    )
     heartbeat.beat()
     added = runner.repair()
     due = runner.dispatch_due()

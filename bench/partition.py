@@ -1,0 +1,452 @@
+"""Scale-out across hosts with the network failing: workers and the queue on hosts of their own, then cut off.
+
+The machine plays the database host: a private PostgreSQL cluster (``bench/pg_cluster.py``) and a fake
+SearXNG listen on the bridge of a private network (``bench/netns.py``). Redis runs on a host of its own and
+every worker on another, each a network namespace. Two scenarios, run by ``tests/service/test_partition.py``
+and ``python -m bench.partition``:
+
+- ``partition_worker``: checks in flight on both workers, one worker host's link is cut for longer than a
+  lease, then restored. The other worker takes over the cut-off worker's checks once their leases run out;
+  the cut-off worker, back on the network, must record nothing for the runs it lost.
+- ``drop_queue``: clients submit checks through the API while the queue host's link is cut for 10 s.
+  Every submission is answered (202: the check is in the database, queued once the queue is back; or 503
+  with ``Retry-After``, then retried), none is lost, and every accepted check is recorded exactly once.
+
+Leases and heartbeats are short (settings), so both take well under a minute each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Final
+
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from bench.netns import Host, Network, private_network
+from bench.pg_cluster import private_cluster
+from bench.worker_kill import ROOT, SlowSearch, _worker_env
+from icarus.api import create_app
+from icarus.jobs.inputs import CheckInput
+from icarus.jobs.queue import bind_tasks, create_huey
+from icarus.jobs.runner import JobRunner, settings_services
+from icarus.research import LocalCorpus
+from icarus.settings import Settings
+from icarus.store import Store
+from icarus.store.tables import CheckRequest, Job, JobState, ReportVersion
+from icarus.store.tokens import Role, TokenStore
+from icarus.store.workers import WorkerRecord
+
+__all__ = [
+    "CrossHostLab",
+    "PartitionOutcome",
+    "QueueOutageOutcome",
+    "cross_host_lab",
+    "drop_queue",
+    "partition_worker",
+]
+
+WORKERS: Final = 2
+WORKER_THREADS: Final = "2"
+WORKER_START_S: Final = 120.0
+SERVICE_START_S: Final = 30.0
+POLL_S: Final = 0.2
+CLAIM: Final = "Container traffic at Halden harbor fell {n}% in October."
+# What a worker logs when a run stops without recording because its lease moved on (runner.py).
+STALE_RUN: Final = re.compile(r"job (\S+): .* has moved on; nothing recorded")
+SUBMITTERS: Final = 3
+SUBMIT_EVERY_S: Final = 1.0  # three clients at about one check a second each: load the workers keep up with
+CLIENT_TOKEN_RATE: Final = 100_000  # per minute: the clients must meet the queue, not the rate limit
+
+
+class Redis:
+    """A throwaway ``redis-server`` on ``host`` (no persistence), stopped on ``close``."""
+
+    def __init__(self, host: Host, folder: Path) -> None:
+        self.host, self.port = host, 6379
+        self.url = f"redis://{host.address}:{self.port}/0"
+        command = [
+            "redis-server", "--port", str(self.port), "--bind", host.address, "--save", "",
+            "--appendonly", "no", "--protected-mode", "no", "--dir", str(folder),
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            host.command(command), stdout=(folder / "redis.log").open("wb"), stderr=subprocess.STDOUT
+        )
+        _wait_for_port(host.address, self.port, SERVICE_START_S)
+
+    def close(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+
+def _wait_for_port(address: str, port: int, within_s: float) -> None:
+    deadline = time.monotonic() + within_s
+    while True:
+        try:
+            with socket.create_connection((address, port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(POLL_S)
+
+
+@dataclass
+class CrossHostLab:
+    """The private network, its services and the worker processes (``workers[n]`` runs on ``hosts[n]``)."""
+
+    folder: Path
+    network: Network
+    db_url: str
+    redis: Redis
+    search: SlowSearch
+    settings: Settings
+    store: Store
+    hosts: list[Host]
+    workers: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def submitter(self) -> JobRunner:
+        runner = JobRunner(self.store, settings_services(self.settings), settings=self.settings)
+        runner.enqueue = bind_tasks(create_huey(self.settings)).enqueue
+        return runner
+
+    def worker_log(self, n: int) -> str:
+        return (self.folder / f"worker-{n}.log").read_text(errors="replace")
+
+
+@contextmanager
+def cross_host_lab(
+    folder: Path, corpus: Path, *, lease_s: float = 4.0, heartbeat_s: float = 1.0, search_delay_s: float = 0.3
+) -> Iterator[CrossHostLab]:
+    """Build the network, start PostgreSQL, Redis, the search and two workers; tear all of it down after.
+    Raises ``NetnsUnavailable`` or ``ClusterUnavailable`` where that cannot be done."""
+    with ExitStack() as stack:
+        network = stack.enter_context(private_network())
+        cluster = stack.enter_context(private_cluster(network.gateway, str(network.subnet)))
+        queue_host = network.add_host()
+        hosts = [network.add_host() for _ in range(WORKERS)]
+        redis = Redis(queue_host, folder)
+        stack.callback(redis.close)
+        search = SlowSearch(search_delay_s, host=network.gateway)
+        stack.callback(search.close)
+        env = _worker_env(folder, cluster.url, redis.url, corpus, search.url, lease_s, heartbeat_s)
+        settings = Settings(
+            data_dir=folder,
+            database_url=cluster.url,
+            redis_url=redis.url,
+            queue_name=env["ICARUS_QUEUE_NAME"],
+            job_lease_s=lease_s,
+            job_heartbeat_s=heartbeat_s,
+        )
+        store = Store(cluster.url).open()
+        stack.callback(store.close)
+        lab = CrossHostLab(folder, network, cluster.url, redis, search, settings, store, hosts)
+        stack.callback(_stop_workers, lab.workers)
+        for n, host in enumerate(hosts):
+            data = folder / f"host-{n}"
+            data.mkdir(exist_ok=True)
+            lab.workers.append(
+                subprocess.Popen(
+                    host.command([sys.executable, "-m", "icarus.cli", "worker", "--threads", WORKER_THREADS]),
+                    env=env | {"ICARUS_DATA_DIR": str(data)},
+                    cwd=ROOT,
+                    stdout=(folder / f"worker-{n}.log").open("wb"),
+                    stderr=subprocess.STDOUT,
+                )
+            )
+        _wait_for_workers(lab)
+        yield lab
+
+
+def _wait_for_workers(lab: CrossHostLab) -> None:
+    deadline = time.monotonic() + WORKER_START_S
+    while not all("schedule repair" in lab.worker_log(n) for n in range(len(lab.workers))):
+        if time.monotonic() > deadline or any(w.poll() is not None for w in lab.workers):
+            raise RuntimeError(f"the workers did not start; see {lab.folder}/worker-*.log")
+        time.sleep(POLL_S)
+
+
+def _stop_workers(workers: list[subprocess.Popen[bytes]]) -> None:
+    for process in workers:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=30)
+
+
+# --- what the database says ----------------------------------------------------------------------------
+
+
+def _running(store: Store) -> dict[int, int]:
+    """Jobs running now: id -> the attempt their lease was taken at."""
+    with store.reading() as session:
+        rows = session.execute(select(Job.id, Job.attempts).where(Job.state == JobState.RUNNING)).all()
+        return {int(job_id): int(attempts) for job_id, attempts in rows}
+
+
+def _taken_over(store: Store, at_cut: dict[int, int]) -> set[int]:
+    """Those of ``at_cut`` that are done or were claimed again under a later lease."""
+    with store.reading() as session:
+        rows = session.execute(select(Job.id, Job.state, Job.attempts).where(Job.id.in_(list(at_cut)))).all()
+    return {job_id for job_id, state, attempts in rows if state == JobState.DONE or attempts > at_cut[job_id]}
+
+
+def _versions(store: Store, check_ids: list[str]) -> dict[str, int]:
+    """Versions recorded per check of ``check_ids``."""
+    with store.reading() as session:
+        counts = dict(
+            session.execute(
+                select(ReportVersion.check_id, func.count())
+                .where(ReportVersion.check_id.in_(check_ids))
+                .group_by(ReportVersion.check_id)
+            ).all()
+        )
+    return {check_id: int(counts.get(check_id, 0)) for check_id in check_ids}
+
+
+def _job_attempts(store: Store, job_ids: set[int]) -> dict[int, int]:
+    with store.reading() as session:
+        rows = session.execute(select(Job.id, Job.attempts).where(Job.id.in_(list(job_ids)))).all()
+        return {int(job_id): int(attempts) for job_id, attempts in rows}
+
+
+# --- a worker host cut off ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PartitionOutcome:
+    """``cut_off_running``: jobs the cut-off worker was running when its link went down;
+    ``taken_over_s``: seconds from the cut until every one of them was done or claimed again by the
+    other worker; ``all_recorded_s``: seconds from the heal until every check was recorded;
+    ``stale_runs_refused``: runs the cut-off worker, back on the network, stopped without recording because
+    its lease had moved on; ``duplicates``: versions beyond one per check."""
+
+    checks: int
+    down_s: float
+    lease_s: float
+    cut_off_running: int
+    taken_over_s: float | None
+    all_recorded_s: float | None
+    recorded_once: int
+    versions: int
+    duplicates: int
+    stale_runs_refused: int
+    workers_alive: bool
+
+
+def partition_worker(
+    lab: CrossHostLab, *, checks: int = 12, down_s: float = 12.0, finish_within_s: float = 120.0
+) -> PartitionOutcome:
+    """Submit ``checks``; once both workers run checks, cut the first worker's host off for ``down_s``,
+    heal it, and wait until every check is recorded and the cut-off worker has given up its stale runs."""
+    submitter = lab.submitter()
+    check_ids = [submitter.submit(CheckInput(text=CLAIM.format(n=n + 1))) for n in range(checks)]
+    victim = lab.hosts[0]
+    deadline = time.monotonic() + finish_within_s
+    before = _stale_runs(lab)
+    while True:  # both workers busy: more jobs running than one worker has threads
+        running = _running(lab.store)
+        if len(running) > int(WORKER_THREADS) and _held_by(lab, 0):
+            break
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the workers never ran checks together; see {lab.folder}/worker-*.log")
+        time.sleep(POLL_S)
+    lab.network.partition(victim)
+    cut = time.monotonic()
+    at_cut = _running(lab.store)
+    lease_s = float(lab.settings.job_lease_s)
+    taken_over_s: float | None = None
+    while time.monotonic() - cut < down_s:
+        if taken_over_s is None and _taken_over(lab.store, at_cut) == set(at_cut):
+            taken_over_s = time.monotonic() - cut
+        time.sleep(POLL_S)
+    lab.network.heal(victim)
+    healed = time.monotonic()
+    # The cut-off worker's jobs: those running at the cut that the other worker claimed again.
+    stolen = {
+        job for job, attempts in _job_attempts(lab.store, set(at_cut)).items() if attempts > at_cut[job]
+    }
+    all_recorded_s: float | None = None
+    while time.monotonic() < deadline:
+        if taken_over_s is None and _taken_over(lab.store, at_cut) == set(at_cut):
+            taken_over_s = time.monotonic() - cut
+        refused = len(_stale_runs(lab) - before)
+        if all_recorded_s is None and all(n >= 1 for n in _versions(lab.store, check_ids).values()):
+            all_recorded_s = time.monotonic() - healed
+        if all_recorded_s is not None and not _running(lab.store) and refused >= len(stolen):
+            break
+        time.sleep(POLL_S)
+    counts = _versions(lab.store, check_ids)
+    return PartitionOutcome(
+        checks=checks,
+        down_s=down_s,
+        lease_s=lease_s,
+        cut_off_running=len(stolen),
+        taken_over_s=None if taken_over_s is None else round(taken_over_s, 2),
+        all_recorded_s=None if all_recorded_s is None else round(all_recorded_s, 2),
+        recorded_once=sum(1 for n in counts.values() if n == 1),
+        versions=sum(counts.values()),
+        duplicates=sum(max(0, n - 1) for n in counts.values()),
+        stale_runs_refused=len(_stale_runs(lab) - before),
+        workers_alive=all(w.poll() is None for w in lab.workers),
+    )
+
+
+def _stale_runs(lab: CrossHostLab) -> set[str]:
+    """The runs (check/run key) the first worker stopped without recording because their lease moved on."""
+    return set(STALE_RUN.findall(lab.worker_log(0)))
+
+
+def _held_by(lab: CrossHostLab, n: int) -> bool:
+    """Whether worker ``n``'s last heartbeat says it holds a job."""
+    pid = lab.workers[n].pid
+    with lab.store.reading() as session:
+        held = session.scalars(select(WorkerRecord.jobs_held).where(WorkerRecord.pid == pid)).first()
+    return bool(held)
+
+
+# --- the queue host cut off -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QueueOutageOutcome:
+    """``answers``: HTTP status -> how many (``-1``: no HTTP answer); ``accepted``: checks answered 202;
+    ``lost``: accepted checks missing from the database; ``slowest_answer_s``: the longest a submission
+    waited for its answer during the outage; ``all_recorded_s``: seconds from the queue's return until
+    every accepted check was recorded; ``duplicates``: versions beyond one per check."""
+
+    down_s: float
+    answers: dict[int, int]
+    server_errors: int
+    accepted: int
+    accepted_during_outage: int
+    lost: int
+    slowest_answer_s: float
+    all_recorded_s: float | None
+    recorded_once: int
+    duplicates: int
+
+
+@dataclass
+class _Clients:
+    """Clients submitting checks until ``stop``: a 503 is retried after its ``Retry-After``."""
+
+    client: TestClient
+    headers: dict[str, str]
+    answers: dict[int, int] = field(default_factory=dict)
+    accepted: list[tuple[str, float]] = field(default_factory=list)
+    slowest_s: list[tuple[float, float]] = field(default_factory=list)
+    stop: threading.Event = field(default_factory=threading.Event)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def run(self, n: int) -> None:
+        count = 0
+        while not self.stop.is_set():
+            count += 1
+            body = {"text": f"{CLAIM.format(n=n + 1)} (client {n}, submission {count})"}
+            while not self.stop.is_set():
+                started = time.monotonic()
+                try:
+                    answer = self.client.post("/v1/checks", json=body, headers=self.headers)
+                    status, retry = answer.status_code, answer.headers.get("Retry-After")
+                except Exception:
+                    status, retry = -1, None
+                took = time.monotonic() - started
+                with self.lock:
+                    self.answers[status] = self.answers.get(status, 0) + 1
+                    self.slowest_s.append((started, took))
+                    if status == 202:
+                        self.accepted.append((answer.json()["id"], started))
+                if status == 503 and retry is not None:
+                    time.sleep(float(retry))
+                    continue  # the same submission again
+                break
+            self.stop.wait(SUBMIT_EVERY_S)
+
+
+def drop_queue(
+    lab: CrossHostLab, *, down_s: float = 10.0, before_s: float = 3.0, after_s: float = 3.0
+) -> QueueOutageOutcome:
+    """Clients submit through the API; after ``before_s`` the queue host is cut off for ``down_s``, then
+    healed; the clients go on for ``after_s``. Then wait until every accepted check is recorded."""
+    lab.search.delay_s = 0.0  # checks as fast as they go: the outage, not the search, sets the pace
+    settings = lab.settings.model_copy(update={"data_dir": lab.folder / "api"})
+    token = TokenStore(lab.store).create(
+        "partition clients", Role.API, datetime.now(UTC), rate_per_minute=CLIENT_TOKEN_RATE
+    )
+    with TestClient(create_app(settings)) as client:
+        clients = _Clients(client, {"Authorization": f"Bearer {token.secret}"})
+        threads = [threading.Thread(target=clients.run, args=(n,)) for n in range(SUBMITTERS)]
+        for thread in threads:
+            thread.start()
+        time.sleep(before_s)
+        lab.network.partition(lab.redis.host)
+        cut = time.monotonic()
+        time.sleep(down_s)
+        lab.network.heal(lab.redis.host)
+        back = time.monotonic()
+        time.sleep(after_s)
+        clients.stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+    check_ids = [check_id for check_id, _ in clients.accepted]
+    with lab.store.reading() as session:
+        stored = set(session.scalars(select(CheckRequest.id).where(CheckRequest.id.in_(check_ids))).all())
+    all_recorded_s: float | None = None
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if all(n >= 1 for n in _versions(lab.store, check_ids).values()):
+            all_recorded_s = time.monotonic() - back
+            break
+        time.sleep(POLL_S)
+    counts = _versions(lab.store, check_ids)
+    during = [took for started, took in clients.slowest_s if cut <= started < back]
+    return QueueOutageOutcome(
+        down_s=down_s,
+        answers=dict(sorted(clients.answers.items())),
+        server_errors=sum(n for status, n in clients.answers.items() if status >= 500 and status != 503),
+        accepted=len(check_ids),
+        accepted_during_outage=sum(1 for _, started in clients.accepted if cut <= started < back),
+        lost=len(set(check_ids) - stored),
+        slowest_answer_s=round(max(during, default=0.0), 2),
+        all_recorded_s=None if all_recorded_s is None else round(all_recorded_s, 2),
+        recorded_once=sum(1 for n in counts.values() if n == 1),
+        duplicates=sum(max(0, n - 1) for n in counts.values()),
+    )
+
+
+def main() -> None:
+    """Both scenarios on the sample corpus, with short leases; prints the outcomes as JSON."""
+    parser = argparse.ArgumentParser(prog="python -m bench.partition", description=main.__doc__)
+    parser.add_argument("--keep", type=Path, default=None, help="a folder for the logs, kept afterwards")
+    parser.add_argument("--lease-s", type=float, default=4.0)
+    parser.add_argument("--heartbeat-s", type=float, default=1.0)
+    args = parser.parse_args()
+    with ExitStack() as stack:
+        if args.keep is None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="icarus-partition-")))
+        else:
+            folder = args.keep
+            folder.mkdir(parents=True, exist_ok=True)
+        corpus = folder / "corpus.db"
+        LocalCorpus(corpus).add(sorted((ROOT / "examples" / "sample-corpus").glob("*.html")))
+        with cross_host_lab(folder, corpus, lease_s=args.lease_s, heartbeat_s=args.heartbeat_s) as lab:
+            partition = partition_worker(lab, down_s=3 * args.lease_s)
+            queue = drop_queue(lab)
+        print(json.dumps({"partition": asdict(partition), "queue_outage": asdict(queue)}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
