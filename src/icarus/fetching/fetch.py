@@ -417,8 +417,8 @@ def _with_note(error: FetchError, note: str) -> FetchError:
 class SafeFetcher:
     """Fetches public http(s) URLs under the SSRF guard, caps, timeouts, retries, rate limit and budget.
 
-    Construct once and reuse (it holds one connection-less ``httpx.Client``); close it, or use it as a
-    context manager. Every failure is a ``FetchError`` subclass.
+    Construct once and reuse (it holds one connection-less ``httpx.Client``, made for its first request);
+    close it, or use it as a context manager. Every failure is a ``FetchError`` subclass.
 
     ``allow_loopback_for_tests`` admits 127.0.0.0/8 and ::1 (on any port) so tests can use a local server;
     it is never on by default. ``policy`` and ``resolver`` configure the guard; ``clock``, ``sleep`` and
@@ -449,26 +449,43 @@ class SafeFetcher:
         self._sleep = sleep
         self._now = now
         self.rate_limiter = HostRateLimiter(self.limits.min_host_interval_s, clock=clock, sleep=sleep)
-        self._client = httpx.Client(
-            transport=transport
-            or httpx.HTTPTransport(
-                verify=verify,
-                trust_env=False,
-                limits=httpx.Limits(max_keepalive_connections=0),
-            ),
-            follow_redirects=False,
-            trust_env=False,
-            # A jar that refuses every cookie: fetches are independent and must not carry state.
-            cookies=http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[])),
-            headers={
-                "User-Agent": self.limits.user_agent,
-                "Accept": _ACCEPT,
-                "Accept-Encoding": "gzip, deflate",
-            },
-        )
+        self._verify = verify
+        self._transport = transport
+        self._client: httpx.Client | None = None
+        self._client_lock = threading.Lock()
+        self._closed = False
+
+    def _http(self) -> httpx.Client:
+        """The HTTP client, made for the first request: its TLS context takes a twentieth of a second to
+        build, and most fetchers (one per check, in case a cited link is read) never send a request."""
+        with self._client_lock:
+            if self._closed:
+                raise RuntimeError("Cannot send a request, as the client has been closed.")
+            if self._client is None:
+                self._client = httpx.Client(
+                    transport=self._transport
+                    or httpx.HTTPTransport(
+                        verify=self._verify,
+                        trust_env=False,
+                        limits=httpx.Limits(max_keepalive_connections=0),
+                    ),
+                    follow_redirects=False,
+                    trust_env=False,
+                    # A jar that refuses every cookie: fetches are independent and must not carry state.
+                    cookies=http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[])),
+                    headers={
+                        "User-Agent": self.limits.user_agent,
+                        "Accept": _ACCEPT,
+                        "Accept-Encoding": "gzip, deflate",
+                    },
+                )
+            return self._client
 
     def close(self) -> None:
-        self._client.close()
+        with self._client_lock:
+            self._closed = True
+            if self._client is not None:
+                self._client.close()
 
     def __enter__(self) -> SafeFetcher:
         return self
@@ -551,7 +568,7 @@ class SafeFetcher:
         for address in checked.addresses:
             request = self._request(checked, address, timeout)
             try:
-                response = self._client.send(request, stream=True)
+                response = self._http().send(request, stream=True)
             except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                 if _tls_failure(exc):
                     # A certificate that does not match will not match on the next try either.
@@ -576,7 +593,7 @@ class SafeFetcher:
         extensions: dict[str, object] = {}
         if checked.url.scheme == "https" and not checked.is_ip_literal:
             extensions["sni_hostname"] = checked.host
-        return self._client.build_request(
+        return self._http().build_request(
             "GET", target, headers={"Host": checked.host_header}, timeout=timeout, extensions=extensions
         )
 
