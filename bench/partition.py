@@ -43,6 +43,7 @@ from icarus.api import create_app
 from icarus.jobs.inputs import CheckInput
 from icarus.jobs.queue import bind_tasks, create_huey
 from icarus.jobs.runner import JobRunner, settings_services
+from icarus.jobs.schedule import FIRST_RUN
 from icarus.research import LocalCorpus
 from icarus.settings import Settings
 from icarus.store import Store
@@ -325,7 +326,8 @@ class QueueOutageOutcome:
     """``answers``: HTTP status -> how many (``-1``: no HTTP answer); ``accepted``: checks answered 202;
     ``lost``: accepted checks missing from the database; ``slowest_answer_s``: the longest a submission
     waited for its answer during the outage; ``all_recorded_s``: seconds from the queue's return until
-    every accepted check was recorded; ``duplicates``: versions beyond one per check."""
+    every accepted check was recorded, ``outage_checks_started_s`` until the first check accepted during the
+    outage was running; ``duplicates``: versions beyond one per check."""
 
     down_s: float
     answers: dict[int, int]
@@ -334,6 +336,7 @@ class QueueOutageOutcome:
     accepted_during_outage: int
     lost: int
     slowest_answer_s: float
+    outage_checks_started_s: float | None
     all_recorded_s: float | None
     recorded_once: int
     duplicates: int
@@ -376,6 +379,17 @@ class _Clients:
             self.stop.wait(SUBMIT_EVERY_S)
 
 
+def _first_runs_claimed(store: Store, check_ids: list[str]) -> bool:
+    """Whether any of ``check_ids`` has had its first run claimed by a worker (none: vacuously true)."""
+    if not check_ids:
+        return True
+    with store.reading() as session:
+        claimed = session.scalars(
+            select(func.count()).where(Job.check_id.in_(check_ids), Job.run_key == FIRST_RUN, Job.attempts > 0)
+        ).one()
+    return bool(claimed)
+
+
 def drop_queue(
     lab: CrossHostLab, *, down_s: float = 10.0, before_s: float = 3.0, after_s: float = 3.0
 ) -> QueueOutageOutcome:
@@ -404,9 +418,13 @@ def drop_queue(
     check_ids = [check_id for check_id, _ in clients.accepted]
     with lab.store.reading() as session:
         stored = set(session.scalars(select(CheckRequest.id).where(CheckRequest.id.in_(check_ids))).all())
+    during_ids = [check_id for check_id, started in clients.accepted if cut <= started < back]
+    started_s: float | None = None
     all_recorded_s: float | None = None
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
+        if started_s is None and _first_runs_claimed(lab.store, during_ids):
+            started_s = time.monotonic() - back
         if all(n >= 1 for n in _versions(lab.store, check_ids).values()):
             all_recorded_s = time.monotonic() - back
             break
@@ -418,9 +436,10 @@ def drop_queue(
         answers=dict(sorted(clients.answers.items())),
         server_errors=sum(n for status, n in clients.answers.items() if status >= 500 and status != 503),
         accepted=len(check_ids),
-        accepted_during_outage=sum(1 for _, started in clients.accepted if cut <= started < back),
+        accepted_during_outage=len(during_ids),
         lost=len(set(check_ids) - stored),
         slowest_answer_s=round(max(during, default=0.0), 2),
+        outage_checks_started_s=None if started_s is None else round(started_s, 2),
         all_recorded_s=None if all_recorded_s is None else round(all_recorded_s, 2),
         recorded_once=sum(1 for n in counts.values() if n == 1),
         duplicates=sum(max(0, n - 1) for n in counts.values()),
