@@ -316,7 +316,7 @@ def _mount_pages(app: FastAPI, runner: JobRunner) -> None:
             load_report=load_report,
             recent_checks=recent_checks,
             links=Links(),
-            dashboard_version=service.last_event_id,  # every change a row shows is an event
+            dashboard_version=service.newest_event_id,  # every change a row shows is an event
         )
     )
 

@@ -592,6 +592,10 @@ class ServiceStore:
             raise NotFound(f"no check {check_id!r}")
         return _store_only_row(stored[0])
 
+    def newest_event_id(self) -> int:
+        """The newest event's id (0 without events): what changes whenever a list row may have."""
+        return int(self._read_fast(_NEWEST_EVENT)[0][0] or 0)
+
     def _read_fast(self, query: Any) -> list[Any]:
         """Rows of ``query`` on a bare connection, retried once on a fresh connection when a database
         restart cut the pooled one."""
@@ -668,6 +672,7 @@ _NEXT_RUN = (
     .where(Job.check_id == CheckRequest.id, Job.state == JobState.SCHEDULED.value)
     .scalar_subquery()
 )
+_NEWEST_EVENT = select(func.max(CheckEvent.id))
 # Built once: every list and poll runs one of these.
 _CHECK_ROWS = (
     select(

@@ -34,6 +34,7 @@ from typing import Final
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from icarus.scoring.icarus.config import DEFAULT_POLICY, PolicyConfig
 from icarus.scoring.icarus.config import load_policy as load_shipped_policy
@@ -107,8 +108,10 @@ def create_web_router(
         return HTMLResponse(render_report_page(found, links), headers={"Cache-Control": cache})
 
     @router.api_route("/", methods=PAGE_METHODS)
-    def dashboard() -> HTMLResponse:
-        return HTMLResponse(rendered.page(), headers={"Cache-Control": LIVE_CACHE})
+    async def dashboard() -> HTMLResponse:
+        # The kept page is served on the event loop (one small query); rendering goes to a thread.
+        page = rendered.kept() or await run_in_threadpool(rendered.page)
+        return HTMLResponse(page, headers={"Cache-Control": LIVE_CACHE})
 
     @router.api_route("/checks/{check_id}", methods=PAGE_METHODS)
     def latest_report(check_id: str) -> HTMLResponse:
@@ -157,13 +160,17 @@ class _RenderedDashboard:
         self._kept: tuple[object, float, str] | None = None
         self._lock = threading.Lock()
 
+    def kept(self) -> str | None:
+        """The page already rendered, if nothing changed since; None when it must be rendered."""
+        if self._version is None or (kept := self._kept) is None:
+            return None
+        fresh = time.monotonic() - kept[1] < DASHBOARD_MAX_AGE_S
+        return kept[2] if fresh and kept[0] == self._version() else None
+
     def page(self) -> str:
         if self._version is None:
             return self._render()
         current, now = self._version(), time.monotonic()
-        kept = self._kept
-        if kept is not None and kept[0] == current and now - kept[1] < DASHBOARD_MAX_AGE_S:
-            return kept[2]
         with self._lock:  # one render for a crowd arriving together; the others take its page
             kept = self._kept
             if kept is not None and kept[0] == current and now - kept[1] < DASHBOARD_MAX_AGE_S:
