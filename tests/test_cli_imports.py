@@ -14,6 +14,7 @@ import typer.main
 from typer.testing import CliRunner
 
 from icarus.cli import COMMANDS, LazyCommand, app
+from icarus.store.migrate import migrate
 
 # What a command line that only parses its arguments must not load: the API, the job queue, the ONNX
 # runtime (judges, OCR) and OpenCV.
@@ -49,19 +50,38 @@ def test_scoring_a_ledger_loads_no_heavy_module() -> None:
     assert _loaded_after(code) == []
 
 
-def test_checking_a_sentence_loads_no_service_ocr_or_llm_client(tmp_path: Path) -> None:
-    env = {**os.environ, "ICARUS_DATA_DIR": str(tmp_path)}
+CHECK_A_SENTENCE = (
+    "from icarus.cli import app\n"
+    "try:\n    app(['check', 'Container traffic at Halden harbor fell 12% in October.', '--json'])\n"
+    "except SystemExit as stop:\n    assert not stop.code, stop.code"
+)
+
+
+@pytest.fixture(scope="module")
+def sample_corpus_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """An environment whose data directory holds the indexed sample corpus and an SQLite store."""
+    data_dir = tmp_path_factory.mktemp("data")
+    env = {k: v for k, v in os.environ.items() if k != "ICARUS_DATABASE_URL"}
+    env["ICARUS_DATA_DIR"] = str(data_dir)
     corpus = sorted(str(p) for p in (ROOT / "examples" / "sample-corpus").glob("*.html"))
     subprocess.run(
         [sys.executable, "-m", "icarus.cli", "corpus", "add", *corpus], check=True, env=env, cwd=ROOT
     )
-    code = (
-        "from icarus.cli import app\n"
-        "try:\n    app(['check', 'Container traffic at Halden harbor fell 12% in October.', '--json'])\n"
-        "except SystemExit as stop:\n    assert not stop.code, stop.code"
-    )
+    return env
+
+
+def test_checking_a_sentence_loads_no_service_ocr_or_llm_client(sample_corpus_env: dict[str, str]) -> None:
     # the offline judge runs on the ONNX runtime, so it may load that one
-    assert _loaded_after(code, ("fastapi", "huey", "cv2", "openai"), env) == []
+    assert _loaded_after(CHECK_A_SENTENCE, ("fastapi", "huey", "cv2", "openai"), sample_corpus_env) == []
+
+
+def test_checking_a_sentence_loads_no_migration_tool_or_page_extractor(
+    sample_corpus_env: dict[str, str],
+) -> None:
+    # a database already at the newest revision needs no Alembic; a sentence has no page to extract
+    migrate(f"sqlite:///{Path(sample_corpus_env['ICARUS_DATA_DIR']) / 'icarus.db'}")
+    unneeded = ("alembic", "trafilatura", "htmldate", "warcio")
+    assert _loaded_after(CHECK_A_SENTENCE, unneeded, sample_corpus_env) == []
 
 
 def test_help_lists_every_command() -> None:

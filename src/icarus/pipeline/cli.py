@@ -13,7 +13,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from icarus.capture import CaptureError, capture_text, capture_x_mention
-from icarus.capture.x_api import XApiClient
 from icarus.fetching import FetchError, SafeFetcher, SnapshotStore
 from icarus.ledger import Subject
 from icarus.pipeline.addresses import foreign_scheme, web_address
@@ -37,6 +36,8 @@ def _x_payload(post: Path | None, post_id: str | None, settings: Settings) -> di
         if settings.x_bearer_token is None:
             _fail("--post-id needs an X API bearer token in ICARUS_X_BEARER_TOKEN")
         assert settings.x_bearer_token is not None
+        from icarus.capture.x_api import XApiClient  # imported here: only --post-id reads the X API
+
         with XApiClient(settings.x_bearer_token) as client:
             return client.mention_payload(post_id)
     assert post is not None
