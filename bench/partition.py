@@ -66,8 +66,9 @@ WORKER_START_S: Final = 120.0
 SERVICE_START_S: Final = 30.0
 POLL_S: Final = 0.2
 CLAIM: Final = "Container traffic at Halden harbor fell {n}% in October."
-# What a worker logs when a run stops without recording because its lease moved on (runner.py).
-STALE_RUN: Final = re.compile(r"job (\S+): .* has moved on; nothing recorded")
+# How a worker's log says a run ended without recording (runner.py): stopped because its lease moved on,
+# or failed (its database unreachable), to be handed back only if no other worker has claimed it since.
+RUN_ENDED: Final = re.compile(r"job (\S+?)(?:: .* has moved on; nothing recorded| failed)$", re.MULTILINE)
 SUBMITTERS: Final = 3
 SUBMIT_EVERY_S: Final = 1.0  # three clients at about one check a second each: load the workers keep up with
 CLIENT_TOKEN_RATE: Final = 100_000  # per minute: the clients must meet the queue, not the rate limit
@@ -231,8 +232,8 @@ class PartitionOutcome:
     """``cut_off_running``: jobs the cut-off worker was running when its link went down;
     ``taken_over_s``: seconds from the cut until every one of them was done or claimed again by the
     other worker; ``all_recorded_s``: seconds from the heal until every check was recorded;
-    ``stale_runs_refused``: runs the cut-off worker, back on the network, stopped without recording because
-    its lease had moved on; ``duplicates``: versions beyond one per check."""
+    ``stale_runs_ended``: how many of those runs the cut-off worker, back on the network, ended without
+    recording; ``duplicates``: versions beyond one per check."""
 
     checks: int
     down_s: float
@@ -243,7 +244,7 @@ class PartitionOutcome:
     recorded_once: int
     versions: int
     duplicates: int
-    stale_runs_refused: int
+    stale_runs_ended: int
     workers_alive: bool
 
 
@@ -256,7 +257,6 @@ def partition_worker(
     check_ids = [submitter.submit(CheckInput(text=CLAIM.format(n=n + 1))) for n in range(checks)]
     victim = lab.hosts[0]
     deadline = time.monotonic() + finish_within_s
-    before = _stale_runs(lab)
     while True:  # both workers busy: more jobs running than one worker has threads
         running = _running(lab.store)
         if len(running) > int(WORKER_THREADS) and _held_by(lab, 0):
@@ -279,14 +279,14 @@ def partition_worker(
     stolen = {
         job for job, attempts in _job_attempts(lab.store, set(at_cut)).items() if attempts > at_cut[job]
     }
+    stale = _run_keys(lab.store, stolen)
     all_recorded_s: float | None = None
     while time.monotonic() < deadline:
         if taken_over_s is None and _taken_over(lab.store, at_cut) == set(at_cut):
             taken_over_s = time.monotonic() - cut
-        refused = len(_stale_runs(lab) - before)
         if all_recorded_s is None and all(n >= 1 for n in _versions(lab.store, check_ids).values()):
             all_recorded_s = time.monotonic() - healed
-        if all_recorded_s is not None and not _running(lab.store) and refused >= len(stolen):
+        if all_recorded_s is not None and not _running(lab.store) and stale <= _runs_ended(lab, 0):
             break
         time.sleep(POLL_S)
     counts = _versions(lab.store, check_ids)
@@ -300,14 +300,20 @@ def partition_worker(
         recorded_once=sum(1 for n in counts.values() if n == 1),
         versions=sum(counts.values()),
         duplicates=sum(max(0, n - 1) for n in counts.values()),
-        stale_runs_refused=len(_stale_runs(lab) - before),
+        stale_runs_ended=len(stale & _runs_ended(lab, 0)),
         workers_alive=all(w.poll() is None for w in lab.workers),
     )
 
 
-def _stale_runs(lab: CrossHostLab) -> set[str]:
-    """The runs (check/run key) the first worker stopped without recording because their lease moved on."""
-    return set(STALE_RUN.findall(lab.worker_log(0)))
+def _runs_ended(lab: CrossHostLab, n: int) -> set[str]:
+    """The runs (``check/run key``) worker ``n`` ended without recording."""
+    return set(RUN_ENDED.findall(lab.worker_log(n)))
+
+
+def _run_keys(store: Store, job_ids: set[int]) -> set[str]:
+    with store.reading() as session:
+        rows = session.execute(select(Job.check_id, Job.run_key).where(Job.id.in_(list(job_ids)))).all()
+        return {f"{check_id}/{run_key}" for check_id, run_key in rows}
 
 
 def _held_by(lab: CrossHostLab, n: int) -> bool:
@@ -385,7 +391,9 @@ def _first_runs_claimed(store: Store, check_ids: list[str]) -> bool:
         return True
     with store.reading() as session:
         claimed = session.scalars(
-            select(func.count()).where(Job.check_id.in_(check_ids), Job.run_key == FIRST_RUN, Job.attempts > 0)
+            select(func.count()).where(
+                Job.check_id.in_(check_ids), Job.run_key == FIRST_RUN, Job.attempts > 0
+            )
         ).one()
     return bool(claimed)
 

@@ -142,8 +142,8 @@ def test_a_worker_host_cut_off_past_its_lease_records_every_check_exactly_once(l
     assert outcome.cut_off_running >= 1, outcome  # the cut-off worker held checks the other took over
     assert outcome.taken_over_s is not None and outcome.taken_over_s < PARTITION_S, outcome
     assert outcome.recorded_once == outcome.versions == CHECKS and outcome.duplicates == 0, outcome
-    # Back on the network, the cut-off worker went on with every run it lost and recorded none of them.
-    assert outcome.stale_runs_refused == outcome.cut_off_running, outcome
+    # Back on the network, the cut-off worker ended every run it lost without recording any of them.
+    assert outcome.stale_runs_ended == outcome.cut_off_running, outcome
     assert outcome.all_recorded_s is not None, outcome
 
 
