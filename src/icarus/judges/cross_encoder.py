@@ -28,7 +28,9 @@ depend on how many threads share them (``tests/judges/test_parallel_judging.py``
 
 The model file stores its integer weights as unsigned bytes, which every x86 CPU multiplies exactly. On a
 CPU with VNNI the session runs them as signed bytes instead (``judges.signed_products``): the same integers,
-a faster kernel, taken only when the probe pairs' logits come out bit-identical.
+a faster kernel, taken only when the probe pairs' logits come out bit-identical. ``load_weights`` does so at
+once; a judge on the shared weights starts on the bytes as stored and changes over after
+``SIGNED_WORTH_PAIRS`` requests, since the change costs what that many pairs win back.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ __all__ = [
     "PROBE_PAIRS",
     "PROBE_TOLERANCE",
     "PROVIDER",
+    "SIGNED_WORTH_PAIRS",
     "TWIN_WORTH_PAIRS",
     "VERSION",
     "WEIGHTS_NAME",
@@ -99,6 +102,12 @@ INTRA_OP_THREADS = 2
 # Building the one-thread twin for many pairs at once takes about as long as judging 8 pairs (0.085 s here);
 # judged one per core, pairs take a sixth to a fifth less time each, so it pays for itself in 40 to 50 pairs.
 TWIN_WORTH_PAIRS = 48
+# Changing over to the signed weight bytes (judges.signed_products) builds a second session and compares the
+# probes on both: about 0.08 s on an idle two-core VNNI machine (0.2 s under load), which the faster kernel
+# wins back in 30 to 50 pairs (2.4 to 4 ms a pair). A judge on the shared weights starts on the bytes as
+# stored and changes over once it has been asked this many pairs, or that many at once: a check of one
+# sentence (a handful of pairs) does not pay for it, a worker or an evaluation soon runs the faster kernel.
+SIGNED_WORTH_PAIRS = 48
 MODEL_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 MODEL_OUTPUT = "logits"
 STEMS_ONLY: list[TokenMatch] = []  # hops from stems alone: no embedding alignment (module docstring)
@@ -326,7 +335,20 @@ def sided_by_figures(probabilities: FloatArray, side: str) -> FloatArray:
 
 @cache
 def _shared() -> CrossEncoderWeights:
-    return load_weights()
+    """The shipped weights on the bytes as stored: what a judge starts on (``SIGNED_WORTH_PAIRS``)."""
+    return load_weights(signed=False)
+
+
+@cache
+def _shared_signed() -> CrossEncoderWeights:
+    """The shipped weights as ``load_weights()`` runs them: on signed bytes where the CPU reports VNNI and the
+    probes' logits come out bit-identical (``PairScorer.from_files``), else as stored. Raises
+    ``WeightsError`` if the model file no longer holds the bytes ``_shared`` was built from."""
+    weights = _shared()
+    if not cpu_has_vnni():
+        return weights
+    data, _ = _model_bytes(weights.scorer.model, weights.scorer.model_sha256)
+    return replace(weights, scorer=weights.scorer._signed_if_identical(data))
 
 
 def usable_cores() -> int:
@@ -352,6 +374,10 @@ class OfflineMiniLMJudge:
         self.read_figures = read_figures
         self._worker: OfflineMiniLMJudge | None = None
         self._worker_lock = threading.Lock()
+        # weights handed in run as they are (a benchmark's unsigned baseline, a twin); the shared ones change
+        # over to signed bytes after this many requests (``SIGNED_WORTH_PAIRS``), None once done
+        self._requests_until_signed: int | None = SIGNED_WORTH_PAIRS if weights is None else None
+        self._signed_lock = threading.Lock()
         self.calibration_id = self.weights.calibration.calibration_id
         self.provenance = JudgeProvenance(
             provider=PROVIDER,
@@ -371,6 +397,8 @@ class OfflineMiniLMJudge:
             if self._worker is None:
                 if requests < TWIN_WORTH_PAIRS or cores < 2:
                     return self, 1
+                if requests >= SIGNED_WORTH_PAIRS:
+                    self._count_requests(requests)  # so that the twin is made from the faster bytes
                 try:
                     scorer = self.weights.scorer.with_threads(1)
                 except WeightsError as exc:
@@ -380,6 +408,26 @@ class OfflineMiniLMJudge:
                 weights = replace(self.weights, scorer=scorer)
                 self._worker = OfflineMiniLMJudge(weights, read_figures=self.read_figures)
         return self._worker, cores
+
+    def _count_requests(self, requests: int) -> None:
+        """Count ``requests`` towards ``SIGNED_WORTH_PAIRS``; on reaching it, run the shared weights as
+        ``_shared_signed`` does. Every answer stays the same: the signed bytes are taken only where their
+        logits are bit-identical."""
+        if self._requests_until_signed is None:
+            return
+        with self._signed_lock:
+            if self._requests_until_signed is None:
+                return
+            self._requests_until_signed -= requests
+            if self._requests_until_signed > 0:
+                return
+            self._requests_until_signed = None
+            try:
+                self.weights = _shared_signed()
+            except (
+                Exception
+            ) as exc:  # the signed bytes only run faster: failing them keeps the checked session
+                _log.warning("keeping the unsigned weight bytes: %s", exc)
 
     def probabilities(self, claims: list[str], passages: list[str]) -> FloatArray:
         """Calibrated class probabilities (``CLASSES`` order), one row per pair; with ``read_figures``,
@@ -400,6 +448,7 @@ class OfflineMiniLMJudge:
         return probabilities, findings
 
     def stance(self, request: JudgeRequest) -> StanceVerdict:
+        self._count_requests(1)
         texts = claim, excerpt, text = (
             quarantine(request.claim_text),
             quarantine(request.excerpt),
