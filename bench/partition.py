@@ -8,11 +8,12 @@ and ``python -m bench.partition``:
 - ``partition_worker``: checks in flight on both workers, one worker host's link is cut for longer than a
   lease, then restored. The other worker takes over the cut-off worker's checks once their leases run out;
   the cut-off worker, back on the network, must record nothing for the runs it lost.
-- ``drop_queue``: clients submit checks through the API while the queue host's link is cut for 10 s.
-  Every submission is answered (202: the check is in the database, queued once the queue is back; or 503
-  with ``Retry-After``, then retried), none is lost, and every accepted check is recorded exactly once.
+- ``drop_queue``: clients submit checks through the API while the queue host's link is cut for 10 s (or
+  Redis is stopped and started again empty, every queued message lost). Every submission is answered
+  (202: the check is in the database, queued once the queue is back; or 503 with ``Retry-After``, then
+  retried), none is lost, and every accepted check is recorded exactly once.
 
-Leases and heartbeats are short (settings), so both take well under a minute each.
+Leases and heartbeats are short (settings), so each scenario takes well under a minute.
 """
 
 from __future__ import annotations
@@ -75,23 +76,32 @@ CLIENT_TOKEN_RATE: Final = 100_000  # per minute: the clients must meet the queu
 
 
 class Redis:
-    """A throwaway ``redis-server`` on ``host`` (no persistence), stopped on ``close``."""
+    """A throwaway ``redis-server`` on ``host`` without persistence (a restart empties the queue), stopped on
+    ``close``."""
 
     def __init__(self, host: Host, folder: Path) -> None:
-        self.host, self.port = host, 6379
+        self.host, self.port, self.folder = host, 6379, folder
         self.url = f"redis://{host.address}:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
         command = [
-            "redis-server", "--port", str(self.port), "--bind", host.address, "--save", "",
-            "--appendonly", "no", "--protected-mode", "no", "--dir", str(folder),
+            "redis-server", "--port", str(self.port), "--bind", self.host.address, "--save", "",
+            "--appendonly", "no", "--protected-mode", "no", "--dir", str(self.folder),
         ]  # fmt: skip
         self.process = subprocess.Popen(
-            host.command(command), stdout=(folder / "redis.log").open("wb"), stderr=subprocess.STDOUT
+            self.host.command(command),
+            stdout=(self.folder / "redis.log").open("ab"),
+            stderr=subprocess.STDOUT,
         )
-        _wait_for_port(host.address, self.port, SERVICE_START_S)
+        _wait_for_port(self.host.address, self.port, SERVICE_START_S)
 
     def close(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=30)
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+            self.process = None
 
 
 def _wait_for_port(address: str, port: int, within_s: float) -> None:
@@ -336,6 +346,7 @@ class QueueOutageOutcome:
     outage was running; ``duplicates``: versions beyond one per check."""
 
     down_s: float
+    restarted: bool
     answers: dict[int, int]
     server_errors: int
     accepted: int
@@ -399,10 +410,16 @@ def _first_runs_claimed(store: Store, check_ids: list[str]) -> bool:
 
 
 def drop_queue(
-    lab: CrossHostLab, *, down_s: float = 10.0, before_s: float = 3.0, after_s: float = 3.0
+    lab: CrossHostLab,
+    *,
+    down_s: float = 10.0,
+    before_s: float = 3.0,
+    after_s: float = 3.0,
+    restart: bool = False,
 ) -> QueueOutageOutcome:
     """Clients submit through the API; after ``before_s`` the queue host is cut off for ``down_s``, then
-    healed; the clients go on for ``after_s``. Then wait until every accepted check is recorded."""
+    healed (with ``restart``, Redis is stopped instead and started again empty: every queued message is
+    lost); the clients go on for ``after_s``. Then wait until every accepted check is recorded."""
     lab.search.delay_s = 0.0  # checks as fast as they go: the outage, not the search, sets the pace
     settings = lab.settings.model_copy(update={"data_dir": lab.folder / "api"})
     token = TokenStore(lab.store).create(
@@ -414,10 +431,16 @@ def drop_queue(
         for thread in threads:
             thread.start()
         time.sleep(before_s)
-        lab.network.partition(lab.redis.host)
+        if restart:
+            lab.redis.close()
+        else:
+            lab.network.partition(lab.redis.host)
         cut = time.monotonic()
         time.sleep(down_s)
-        lab.network.heal(lab.redis.host)
+        if restart:
+            lab.redis.start()
+        else:
+            lab.network.heal(lab.redis.host)
         back = time.monotonic()
         time.sleep(after_s)
         clients.stop.set()
@@ -441,6 +464,7 @@ def drop_queue(
     during = [took for started, took in clients.slowest_s if cut <= started < back]
     return QueueOutageOutcome(
         down_s=down_s,
+        restarted=restart,
         answers=dict(sorted(clients.answers.items())),
         server_errors=sum(n for status, n in clients.answers.items() if status >= 500 and status != 503),
         accepted=len(check_ids),
@@ -472,7 +496,13 @@ def main() -> None:
         with cross_host_lab(folder, corpus, lease_s=args.lease_s, heartbeat_s=args.heartbeat_s) as lab:
             partition = partition_worker(lab, down_s=3 * args.lease_s)
             queue = drop_queue(lab)
-        print(json.dumps({"partition": asdict(partition), "queue_outage": asdict(queue)}, indent=2))
+            restarted = drop_queue(lab, restart=True)
+        outcomes = {
+            "partition": asdict(partition),
+            "queue_cut_off": asdict(queue),
+            "queue_restarted": asdict(restarted),
+        }
+        print(json.dumps(outcomes, indent=2))
 
 
 if __name__ == "__main__":

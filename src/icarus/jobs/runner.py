@@ -6,8 +6,10 @@ transaction, so a job may run twice (a worker died, a message was delivered twic
 records two versions and never half a version. The clock is injected; nothing here sleeps.
 
 Leases are short and renewed by the worker's heartbeat (``heartbeat``) while a job runs, so the jobs of a
-worker that died run again within a lease and a heartbeat. Writes are fenced: a worker records a version
-and closes a job only while its own lease (the job's attempt number) still holds.
+worker that died run again within a lease and a heartbeat. Writes are fenced: a worker records a version,
+closes a job, holds a check pending for a search retry or marks it failed only while its own lease (the
+job's attempt number) still holds, so a worker cut off from the database past its lease and reconnected
+changes nothing that another worker now owns.
 """
 
 from __future__ import annotations
@@ -167,10 +169,11 @@ class JobRunner:
         worker stopped); returns those. Called every few seconds by the worker's heartbeat thread."""
         now = self._now()
         lost = self.service.renew(self.held(), now, self.config.lease)
+        with self._held_lock:
+            lost &= self._held.keys()  # not a run that finished (and closed its job) since the snapshot
+            self._lost |= lost
         if lost:
             log.warning("lease moved on for job(s) %s; their runs here will record nothing", sorted(lost))
-            with self._held_lock:
-                self._lost |= lost & self._held.keys()
         reclaimed = self.service.reclaim_expired(now)
         for job in reclaimed:
             log.warning("job %s/%s: its worker's lease ran out; queued again", job.check_id, job.run_key)
