@@ -339,7 +339,8 @@ def _held_by(lab: CrossHostLab, n: int) -> bool:
 
 @dataclass(frozen=True)
 class QueueOutageOutcome:
-    """``answers``: HTTP status -> how many (``-1``: no HTTP answer); ``accepted``: checks answered 202;
+    """``answers``: HTTP status -> how many (``-1``: no HTTP answer); ``unavailable_without_retry_after``:
+    503 answers that did not say when to try again; ``accepted``: checks answered 202;
     ``lost``: accepted checks missing from the database; ``slowest_answer_s``: the longest a submission
     waited for its answer during the outage; ``all_recorded_s``: seconds from the queue's return until
     every accepted check was recorded, ``outage_checks_started_s`` until the first check accepted during the
@@ -348,6 +349,7 @@ class QueueOutageOutcome:
     down_s: float
     restarted: bool
     answers: dict[int, int]
+    unavailable_without_retry_after: int
     server_errors: int
     accepted: int
     accepted_during_outage: int
@@ -366,6 +368,7 @@ class _Clients:
     client: TestClient
     headers: dict[str, str]
     answers: dict[int, int] = field(default_factory=dict)
+    without_retry_after: int = 0
     accepted: list[tuple[str, float]] = field(default_factory=list)
     slowest_s: list[tuple[float, float]] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
@@ -387,6 +390,7 @@ class _Clients:
                 with self.lock:
                     self.answers[status] = self.answers.get(status, 0) + 1
                     self.slowest_s.append((started, took))
+                    self.without_retry_after += status == 503 and retry is None
                     if status == 202:
                         self.accepted.append((answer.json()["id"], started))
                 if status == 503 and retry is not None:
@@ -466,6 +470,7 @@ def drop_queue(
         down_s=down_s,
         restarted=restart,
         answers=dict(sorted(clients.answers.items())),
+        unavailable_without_retry_after=clients.without_retry_after,
         server_errors=sum(n for status, n in clients.answers.items() if status >= 500 and status != 503),
         accepted=len(check_ids),
         accepted_during_outage=len(during_ids),

@@ -150,6 +150,7 @@ def test_a_worker_host_cut_off_past_its_lease_records_every_check_exactly_once(l
 def test_a_queue_host_cut_off_under_load_loses_no_submission(lab: CrossHostLab) -> None:
     outcome = drop_queue(lab, down_s=QUEUE_DOWN_S)
     assert outcome.server_errors == 0 and set(outcome.answers) <= {202, 503}, outcome
+    assert outcome.unavailable_without_retry_after == 0, outcome
     assert outcome.accepted_during_outage >= 1, outcome
     assert outcome.lost == 0, outcome
     # A vanished Redis host costs a submission the client's timeouts, not TCP's minutes.
