@@ -228,20 +228,15 @@ def _versions(store: Store, check_ids: list[str]) -> dict[str, int]:
     return {check_id: int(counts.get(check_id, 0)) for check_id in check_ids}
 
 
-def _job_attempts(store: Store, job_ids: set[int]) -> dict[int, int]:
-    with store.reading() as session:
-        rows = session.execute(select(Job.id, Job.attempts).where(Job.id.in_(list(job_ids)))).all()
-        return {int(job_id): int(attempts) for job_id, attempts in rows}
-
-
 # --- a worker host cut off ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class PartitionOutcome:
-    """``cut_off_running``: jobs the cut-off worker was running when its link went down;
-    ``taken_over_s``: seconds from the cut until every one of them was done or claimed again by the
-    other worker; ``all_recorded_s``: seconds from the heal until every check was recorded;
+    """``cut_off_running``: runs the cut-off worker held when its link went down (the other worker handed
+    them out again); ``handed_out_s``: seconds from the cut until the first of them was handed out or
+    claimed again by the other worker; ``running_again_s``: until every one of them was running again under a new
+    lease (or done); ``all_recorded_s``: seconds from the heal until every check was recorded;
     ``stale_runs_ended``: how many of those runs the cut-off worker, back on the network, ended without
     recording; ``duplicates``: versions beyond one per check."""
 
@@ -249,7 +244,8 @@ class PartitionOutcome:
     down_s: float
     lease_s: float
     cut_off_running: int
-    taken_over_s: float | None
+    handed_out_s: float | None
+    running_again_s: float | None
     all_recorded_s: float | None
     recorded_once: int
     versions: int
@@ -262,7 +258,7 @@ def partition_worker(
     lab: CrossHostLab, *, checks: int = 12, down_s: float = 12.0, finish_within_s: float = 120.0
 ) -> PartitionOutcome:
     """Submit ``checks``; once both workers run checks, cut the first worker's host off for ``down_s``,
-    heal it, and wait until every check is recorded and the cut-off worker has given up its stale runs."""
+    heal it, and wait until every check is recorded and the cut-off worker has ended its stale runs."""
     submitter = lab.submitter()
     check_ids = [submitter.submit(CheckInput(text=CLAIM.format(n=n + 1))) for n in range(checks)]
     victim = lab.hosts[0]
@@ -277,23 +273,20 @@ def partition_worker(
     lab.network.partition(victim)
     cut = time.monotonic()
     at_cut = _running(lab.store)
-    lease_s = float(lab.settings.job_lease_s)
-    taken_over_s: float | None = None
+    handed_out_s: float | None = None
     while time.monotonic() - cut < down_s:
-        if taken_over_s is None and _taken_over(lab.store, at_cut) == set(at_cut):
-            taken_over_s = time.monotonic() - cut
+        if handed_out_s is None and _moved_on(lab.store, at_cut):
+            handed_out_s = time.monotonic() - cut
         time.sleep(POLL_S)
     lab.network.heal(victim)
     healed = time.monotonic()
-    # The cut-off worker's jobs: those running at the cut that the other worker claimed again.
-    stolen = {
-        job for job, attempts in _job_attempts(lab.store, set(at_cut)).items() if attempts > at_cut[job]
-    }
-    stale = _run_keys(lab.store, stolen)
+    stale_jobs = {job: at_cut[job] for job in _moved_on(lab.store, at_cut)}
+    stale = set(_run_keys(lab.store, set(stale_jobs)).values())
+    running_again_s: float | None = None
     all_recorded_s: float | None = None
     while time.monotonic() < deadline:
-        if taken_over_s is None and _taken_over(lab.store, at_cut) == set(at_cut):
-            taken_over_s = time.monotonic() - cut
+        if running_again_s is None and _taken_over(lab.store, stale_jobs) == set(stale_jobs):
+            running_again_s = time.monotonic() - cut
         if all_recorded_s is None and all(n >= 1 for n in _versions(lab.store, check_ids).values()):
             all_recorded_s = time.monotonic() - healed
         if all_recorded_s is not None and not _running(lab.store) and stale <= _runs_ended(lab, 0):
@@ -303,9 +296,10 @@ def partition_worker(
     return PartitionOutcome(
         checks=checks,
         down_s=down_s,
-        lease_s=lease_s,
-        cut_off_running=len(stolen),
-        taken_over_s=None if taken_over_s is None else round(taken_over_s, 2),
+        lease_s=float(lab.settings.job_lease_s),
+        cut_off_running=len(stale),
+        handed_out_s=None if handed_out_s is None else round(handed_out_s, 2),
+        running_again_s=None if running_again_s is None else round(running_again_s, 2),
         all_recorded_s=None if all_recorded_s is None else round(all_recorded_s, 2),
         recorded_once=sum(1 for n in counts.values() if n == 1),
         versions=sum(counts.values()),
@@ -315,15 +309,28 @@ def partition_worker(
     )
 
 
+def _moved_on(store: Store, at_cut: dict[int, int]) -> set[int]:
+    """The jobs of ``at_cut`` whose lease moved on: handed out again (scheduled) or claimed again since.
+    Only the cut-off worker's jobs can be: the other worker's are renewed, and finish under their lease."""
+    with store.reading() as session:
+        rows = session.execute(select(Job.id, Job.state, Job.attempts).where(Job.id.in_(list(at_cut)))).all()
+    return {
+        job_id for job_id, state, attempts in rows if state == JobState.SCHEDULED or attempts > at_cut[job_id]
+    }
+
+
 def _runs_ended(lab: CrossHostLab, n: int) -> set[str]:
     """The runs (``check/run key``) worker ``n`` ended without recording."""
     return set(RUN_ENDED.findall(lab.worker_log(n)))
 
 
-def _run_keys(store: Store, job_ids: set[int]) -> set[str]:
+def _run_keys(store: Store, job_ids: set[int]) -> dict[int, str]:
+    """Job id -> ``check/run key``, as the workers' logs name runs."""
     with store.reading() as session:
-        rows = session.execute(select(Job.check_id, Job.run_key).where(Job.id.in_(list(job_ids)))).all()
-        return {f"{check_id}/{run_key}" for check_id, run_key in rows}
+        rows = session.execute(
+            select(Job.id, Job.check_id, Job.run_key).where(Job.id.in_(list(job_ids)))
+        ).all()
+        return {int(job_id): f"{check_id}/{run_key}" for job_id, check_id, run_key in rows}
 
 
 def _held_by(lab: CrossHostLab, n: int) -> bool:

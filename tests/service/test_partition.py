@@ -139,8 +139,9 @@ def lab(tmp_path_factory: pytest.TempPathFactory, corpus_file: Path) -> Iterator
 def test_a_worker_host_cut_off_past_its_lease_records_every_check_exactly_once(lab: CrossHostLab) -> None:
     outcome = partition_worker(lab, checks=CHECKS, down_s=PARTITION_S)
     assert outcome.workers_alive, outcome
-    assert outcome.cut_off_running >= 1, outcome  # the cut-off worker held checks the other took over
-    assert outcome.taken_over_s is not None and outcome.taken_over_s < PARTITION_S, outcome
+    assert outcome.cut_off_running >= 1, outcome  # the cut-off worker held checks the other handed out
+    assert outcome.handed_out_s is not None and outcome.handed_out_s < PARTITION_S, outcome
+    assert outcome.running_again_s is not None, outcome
     assert outcome.recorded_once == outcome.versions == CHECKS and outcome.duplicates == 0, outcome
     # Back on the network, the cut-off worker ended every run it lost without recording any of them.
     assert outcome.stale_runs_ended == outcome.cut_off_running, outcome
