@@ -22,8 +22,9 @@ __all__ = ["QueueProbe", "Tasks", "bind_tasks", "create_huey", "queue_probe"]
 QUEUE_FILE: Final = "queue.db"
 HANDED_BACK_PRIORITY: Final = 10  # above the default 0: handed-back runs go before new ones
 # A Redis host that vanishes (a partition, not a refused connection) must cost a submission seconds, not the
-# minutes TCP takes to give up: the check is in the database already and waits for the dispatcher. Reads
-# wait longer than huey's blocking pop (1 s), so an idle consumer never times out.
+# minutes TCP takes to give up: the check is in the database already and waits for the dispatcher. Set here
+# because redis-py before 8 has no timeouts by default. Reads wait longer than huey's blocking pop (1 s),
+# so an idle consumer never times out.
 REDIS_CONNECT_TIMEOUT_S: Final = 2.0
 REDIS_READ_TIMEOUT_S: Final = 5.0
 
