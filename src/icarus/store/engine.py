@@ -9,9 +9,17 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-__all__ = ["create_store_engine", "database_unavailable", "normalise_url"]
+__all__ = ["create_store_engine", "database_unavailable", "normalise_url", "postgres_connect_args"]
 
 SQLITE_BUSY_TIMEOUT_S = 30.0
+PG_CONNECT_TIMEOUT_S = 5  # a database host that does not answer is "unavailable" (503), not a hung request
+# TCP keepalives on both ends, in seconds (idle, interval) and probes. A worker host that vanishes (a cut
+# link, a dead machine) is noticed by the server within idle + interval x count ≈ 25 s, which ends its
+# transaction and frees the job rows it locked, so the job can be handed out again; without them the server
+# waits for the operating system's default (about two hours).
+PG_KEEPALIVE_IDLE_S = 10
+PG_KEEPALIVE_INTERVAL_S = 5
+PG_KEEPALIVE_COUNT = 3
 
 
 def normalise_url(url: str | URL) -> URL:
@@ -34,13 +42,35 @@ def database_unavailable(exc: BaseException) -> bool:
 def create_store_engine(url: str | URL) -> Engine:
     parsed = normalise_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(parsed, pool_pre_ping=True)
+        return create_engine(parsed, pool_pre_ping=True, connect_args=postgres_connect_args(parsed))
     database = parsed.database
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(parsed, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
     _real_sqlite_transactions(engine)
     return engine
+
+
+def postgres_connect_args(url: URL) -> dict[str, Any]:
+    """libpq connection settings for the store; any the database URL names itself are left to it."""
+    server_keepalives = (
+        f"-c tcp_keepalives_idle={PG_KEEPALIVE_IDLE_S} -c tcp_keepalives_interval={PG_KEEPALIVE_INTERVAL_S}"
+        f" -c tcp_keepalives_count={PG_KEEPALIVE_COUNT}"
+    )
+    wanted: dict[str, Any] = {
+        "connect_timeout": PG_CONNECT_TIMEOUT_S,
+        "keepalives": 1,
+        "keepalives_idle": PG_KEEPALIVE_IDLE_S,
+        "keepalives_interval": PG_KEEPALIVE_INTERVAL_S,
+        "keepalives_count": PG_KEEPALIVE_COUNT,
+    }
+    chosen = {name: value for name, value in wanted.items() if name not in url.query}
+    # Server options from the URL (a search_path, say) are kept: connect_args would replace them whole.
+    given = url.query.get("options", "")
+    given = " ".join(given) if isinstance(given, tuple) else given
+    if "tcp_keepalives" not in given:
+        chosen["options"] = f"{given} {server_keepalives}".strip()
+    return chosen
 
 
 def _real_sqlite_transactions(engine: Engine) -> None:
