@@ -5,7 +5,7 @@ delete path for report versions. ``icarus.reports.replay.replay`` re-scores a st
 trace byte for byte; it is not imported here, so using the store does not load the scoring engine.
 """
 
-import icarus.store.debate_tables  # noqa: F401  (puts the debate tables on Base.metadata)
+import icarus.store.debate_tables  # puts the debate tables on Base.metadata
 import icarus.store.model_tables  # noqa: F401  (and the model-result and EvidenceVerify tables)
 from icarus.store.changes import what_changed
 from icarus.store.migrate import migrate
