@@ -38,6 +38,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from icarus.judges import text as tx
 from icarus.judges.offline import parsed_attribution_verdicts
 from icarus.judges.parallel import WrappedTwin
@@ -66,6 +69,7 @@ __all__ = [
     "load_gate",
     "measure",
     "passes",
+    "widening_wordllama",
     "wordllama_similarity",
 ]
 
@@ -149,11 +153,61 @@ def _hundredths_down(value: float) -> Decimal:
     return (Decimal(str(value)) * 100).to_integral_value(rounding="ROUND_FLOOR") / 100
 
 
+class _WideningTable:
+    """WordLlama's float16 token table, each row widened to float32 as it is looked up. Widening float16 is
+    exact, so the rows are those of the float32 table ``WordLlama.load`` makes; a few sentences read a few
+    dozen of its 32,000 rows, and widening all of them took a tenth of a second of every ``icarus check``."""
+
+    def __init__(self, half: npt.NDArray[np.float16]) -> None:
+        self.half = half
+        self.shape = half.shape
+
+    def __getitem__(self, rows: Any) -> npt.NDArray[np.float32]:
+        widened: npt.NDArray[np.float32] = self.half[rows].astype(np.float32)
+        return widened
+
+
 @cache
 def _wordllama() -> Any:
+    """The loaded model where a judge already has it, else ``widening_wordllama``."""
     from icarus.judges.features import load_wordllama
 
-    return load_wordllama()
+    return load_wordllama() if load_wordllama.cache_info().currsize else widening_wordllama()
+
+
+def widening_wordllama() -> Any:
+    """WordLlama's packaged model as ``features.load_wordllama`` loads it (the same files, never a download),
+    its table widened row by row (``_WideningTable``)."""
+    import wordllama
+    from safetensors import safe_open
+    from tokenizers import Tokenizer
+    from wordllama import WordLlama, WordLlamaInference
+
+    from icarus.judges.features import EMBEDDING_DIM, WORDLLAMA_CONFIG
+
+    uri = getattr(WordLlama._wordllama, WORDLLAMA_CONFIG)
+    found = {
+        kind: WordLlama.resolve_file(
+            config_name=WORDLLAMA_CONFIG,
+            model_uri=uri,
+            dim=EMBEDDING_DIM,
+            binary=False,
+            file_type=kind,
+            cache_dir=Path(wordllama.__file__).parent,
+            remote_filename=remote,
+            disable_download=True,
+        )
+        for kind, remote in (("weights", uri.remote_filename), ("tokenizer", uri.remote_tokenizer_filename))
+    }
+    with safe_open(str(found["weights"]), framework="np", device="cpu") as weights:
+        half = weights.get_tensor("embedding.weight")
+    model = WordLlamaInference.__new__(WordLlamaInference)  # its __init__ widens the whole table
+    model.binary = False
+    model.embedding = _WideningTable(half)
+    model.tokenizer = Tokenizer.from_file(str(found["tokenizer"]))
+    model.tokenizer.enable_padding()  # as WordLlamaInference.__init__ sets it
+    model.tokenizer.no_truncation()
+    return model
 
 
 def wordllama_similarity(claim: str, passage: str) -> float:
