@@ -7,20 +7,19 @@ its status number, whatever handle, case or trailing view its address shows: ``h
 ``item_canonical_url`` also honours the page's own ``rel=canonical`` and ``og:url`` declarations, but only
 when they stay on the page's registered domain: a page cannot claim to be another site's document.
 
-Registered domains come from tldextract's bundled public-suffix snapshot; it never goes to the network and
-keeps no cache on disk.
+Registered domains come from tldextract's bundled public-suffix snapshot, read by ``provenance.public_suffix``;
+nothing goes to the network or keeps a cache on disk.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
-import tldextract
-
 from icarus.ledger.evidence import EvidenceItem
+from icarus.provenance.public_suffix import HostParts, split_host
 
 __all__ = [
     "canonical_url",
@@ -101,15 +100,10 @@ _AMP_CACHE_PATH = re.compile(r"^/[cvi]/(?P<secure>s/)?(?P<rest>[^/]+\..+)$")
 _GOOGLE_AMP_PATH = re.compile(r"^/amp/(?P<secure>s/)?(?P<rest>[^/]+\..+)$")
 
 
-@cache
-def _extractor() -> tldextract.TLDExtract:
-    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
-
-
 @lru_cache(maxsize=1 << 16)
-def _split_host(host: str) -> tldextract.tldextract.ExtractResult:
+def _split_host(host: str) -> HostParts:
     # Shared by the two readers below: an item's domain and its URL's host are usually the same string.
-    return _extractor()(host)
+    return split_host(host)
 
 
 @lru_cache(maxsize=1 << 16)
