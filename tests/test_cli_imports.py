@@ -50,6 +50,15 @@ def test_scoring_a_ledger_loads_no_heavy_module() -> None:
     assert _loaded_after(code) == []
 
 
+def test_scoring_a_ledger_loads_no_graph_library_or_suffix_list_downloader() -> None:
+    code = (
+        "from icarus.cli import app\n"
+        "try:\n    app(['score', 'examples/ledgers/wire-pickups.json', '--json'])\n"
+        "except SystemExit:\n    pass"
+    )
+    assert _loaded_after(code, ("igraph", "tldextract", "requests", "filelock")) == []
+
+
 CHECK_A_SENTENCE = (
     "from icarus.cli import app\n"
     "try:\n    app(['check', 'Container traffic at Halden harbor fell 12% in October.', '--json'])\n"
@@ -80,7 +89,7 @@ def test_checking_a_sentence_loads_no_migration_tool_or_page_extractor(
 ) -> None:
     # a database already at the newest revision needs no Alembic; a sentence has no page to extract
     migrate(f"sqlite:///{Path(sample_corpus_env['ICARUS_DATA_DIR']) / 'icarus.db'}")
-    unneeded = ("alembic", "trafilatura", "htmldate", "warcio")
+    unneeded = ("alembic", "trafilatura", "htmldate", "warcio", "igraph", "tldextract")
     assert _loaded_after(CHECK_A_SENTENCE, unneeded, sample_corpus_env) == []
 
 

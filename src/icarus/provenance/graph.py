@@ -27,18 +27,12 @@ from icarus.ledger.evidence import EvidenceItem
 from icarus.provenance.canonical import canonical_url, find_duplicates, item_canonical_url
 from icarus.provenance.citations import ARTIFACT_PREFIX, extract_mentions, resolve_mentions
 from icarus.provenance.gc_pause import collection_paused
-from icarus.provenance.graphs import igraph
+from icarus.provenance.graphs import strong_components
 from icarus.provenance.model import CitationEdge, EdgeOrigin, ProvenanceGraph
 from icarus.provenance.similarity import similarity_graph
 from icarus.scoring.icarus.config import ProvenanceSettings
 
 __all__ = ["build_graph"]
-
-
-def _strong_components(nodes: int, edges: Sequence[tuple[int, int]]) -> list[int]:
-    graph = igraph.Graph(n=nodes, edges=list(edges), directed=True)
-    membership: list[int] = graph.connected_components(mode="strong").membership
-    return membership
 
 
 def _intra_group_cycles(edges: Sequence[CitationEdge], group_of: Mapping[str, int]) -> list[tuple[str, ...]]:
@@ -54,7 +48,7 @@ def _intra_group_cycles(edges: Sequence[CitationEdge], group_of: Mapping[str, in
         return []
     names = sorted({name for pair in local for name in pair})
     index = {name: i for i, name in enumerate(names)}
-    membership = _strong_components(len(names), [(index[a], index[b]) for a, b in local])
+    membership = strong_components(len(names), [(index[a], index[b]) for a, b in local])
     members: dict[int, list[str]] = defaultdict(list)
     for name, component in zip(names, membership, strict=True):
         members[component].append(name)
@@ -197,7 +191,7 @@ def _build_graph(
     )
 
     # Strongly connected components and their condensation.
-    membership = _strong_components(node_count, node_edges)
+    membership = strong_components(node_count, node_edges)
     nodes_of: dict[int, list[int]] = defaultdict(list)
     for number, component in enumerate(membership):
         nodes_of[component].append(number)

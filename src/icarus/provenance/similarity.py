@@ -50,7 +50,7 @@ from icarus.provenance.arrays import dense_ids, distinct_sorted, run_positions
 from icarus.provenance.canonical import registered_domain
 from icarus.provenance.citations import normalise_name
 from icarus.provenance.embeddings import Embedder, packaged_embedder, rewrite_pairs
-from icarus.provenance.graphs import igraph
+from icarus.provenance.graphs import weak_components
 from icarus.provenance.model import SimilarityEdge
 from icarus.provenance.shingles import (
     I64,
@@ -666,8 +666,7 @@ class _Similarity:
         return _score(lowest, self.permutations)
 
     def components(self) -> list[list[int]]:
-        graph = igraph.Graph(n=len(self.ids), edges=self.sink.pairs)
-        groups = [sorted(component) for component in graph.connected_components(mode="weak")]
+        groups = [sorted(component) for component in weak_components(len(self.ids), self.sink.pairs)]
         return sorted(groups, key=lambda members: members[0])
 
 
