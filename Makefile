@@ -68,15 +68,20 @@ DATASETS ?= ../shared/datasets
 EVAL_OUT := docs/evaluation
 EVAL_JUDGE ?=
 EVAL_JUDGE_OPTION := $(if $(EVAL_JUDGE),--judge $(EVAL_JUDGE))
-EVAL_REGISTRY := $(shell mktemp -u /tmp/icarus-eval-registry-XXXXXX.json)
+# SciFact's abstracts are filed under one corpus address; this record says what the corpus as a whole is.
+SCIFACT_CORPUS_RECORD := examples/reputation/scifact-corpus.json
+EVAL_REGISTRY_DIR := $(shell mktemp -u -d /tmp/icarus-eval-XXXXXX)
+EVAL_REGISTRY := $(EVAL_REGISTRY_DIR)/imported-registry.json
 eval: $(STAMP)
 	$(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
 	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
 	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --retrieval open --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
-	$(BIN)/icarus eval scifact --data $(DATASETS)/scifact --limit 300 --seed 0 --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus eval scifact --data $(DATASETS)/scifact --limit 300 --seed 0 --reputation $(SCIFACT_CORPUS_RECORD) --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
+	$(BIN)/icarus eval scifact --data $(DATASETS)/scifact --limit 300 --seed 0 --out $(EVAL_OUT)/without-corpus-record $(EVAL_JUDGE_OPTION) --json > /dev/null
 	$(BIN)/icarus eval healthver --data $(DATASETS)/healthver --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
 	$(BIN)/icarus eval wice --data $(DATASETS)/wice --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
 	$(BIN)/icarus eval fnc-1 --data $(DATASETS)/fnc-1 --limit 3000 --seed 0 --out $(EVAL_OUT) $(EVAL_JUDGE_OPTION) --json > /dev/null
+	mkdir -p $(EVAL_REGISTRY_DIR)
 	$(BIN)/icarus registry import lin2023 $(DATASETS)/domain-quality-ratings/domain_pc1.csv --out $(EVAL_REGISTRY) > /dev/null
 	$(BIN)/icarus registry import perennial $(DATASETS)/wikipedia-perennial-sources/perennial-sources_kudusch_2021-03-17.csv --out $(EVAL_REGISTRY) > /dev/null
 	$(BIN)/icarus registry import ifcn $(DATASETS)/ifcn-signatories/tub_white_list_2020.json --out $(EVAL_REGISTRY) > /dev/null
@@ -88,7 +93,7 @@ eval: $(STAMP)
 	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --judge gold-labels@1 --out $(EVAL_OUT)/ceiling --json > /dev/null
 	$(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --reputation $(EVAL_REGISTRY) --judge gold-labels@1 --out $(EVAL_OUT)/ceiling/with-registry --json > /dev/null
 	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --reputation $(EVAL_REGISTRY) --judge gold-labels@1 --out $(EVAL_OUT)/ceiling/with-registry --json > /dev/null
-	rm -f $(EVAL_REGISTRY) $(EVAL_REGISTRY).history.jsonl
+	rm -rf $(EVAL_REGISTRY_DIR)
 	$(MAKE) eval-splits
 
 # AVeriTeC's tune and dev halves, gold evidence and open retrieval, for the base judge (offline-minilm@2), and
@@ -108,7 +113,7 @@ eval-splits: $(STAMP)
 	  $(foreach judge,$(SPLIT_JUDGES),--judge $(judge)) --out $(EVAL_OUT)/side-calls --json > /dev/null
 	$(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --judge offline-minilm@3 \
 	  --out $(EVAL_OUT)/offline-minilm@3 --json > /dev/null
-	$(BIN)/icarus eval scifact --data $(DATASETS)/scifact --limit 300 --seed 0 --judge offline-minilm@3 \
+	$(BIN)/icarus eval scifact --data $(DATASETS)/scifact --limit 300 --seed 0 --judge offline-minilm@3 --reputation $(SCIFACT_CORPUS_RECORD) \
 	  --out $(EVAL_OUT)/offline-minilm@3 --json > /dev/null
 
 lint: $(STAMP)

@@ -25,6 +25,7 @@ from icarus.scoring.icarus.config import load_policy
 
 DATASETS = Path(os.environ.get("ICARUS_DATASETS", Path(__file__).parents[2] / "shared" / "datasets"))
 CONFIDENT_JUDGE = Decimal("0.90")
+SCIFACT_CORPUS_RECORD = Path(__file__).parents[1] / "examples" / "reputation" / "scifact-corpus.json"
 
 
 def _share(hits: int, total: int) -> str:
@@ -49,6 +50,16 @@ def scifact_urls() -> list[str]:
 
     documents = read_path(DATASETS / "scifact" / "corpus.jsonl", "jsonl", ReadLimits())
     return [document.url for document in documents if isinstance(document, RawDocument)]
+
+
+def scifact_corpus_addresses() -> list[str]:
+    """The address the SciFact evaluation gives each abstract (``scifact.CORPUS_ADDRESS``), which the corpus
+    record (``examples/reputation/scifact-corpus.json``) puts on file as a statement about the corpus."""
+    from icarus.evaluation._files import field, json_lines
+    from icarus.evaluation.scifact import CORPUS, CORPUS_ADDRESS
+
+    corpus = DATASETS / "scifact" / CORPUS
+    return [CORPUS_ADDRESS.format(id=field(row, "doc_id", str(corpus))) for _, row in json_lines(corpus)]
 
 
 def coverage(registry: Registry, urls: list[str]) -> tuple[int, int, Counter[str]]:
@@ -84,6 +95,15 @@ def main(argv: list[str]) -> dict[str, Any]:
         scifact = scifact_urls()
         s_hits, s_total, _ = coverage(registry, scifact)
         runs.append(_row("SciFact corpus abstracts on file, manual + default registry", s_hits, s_total))
+        with_record = default_registry(SCIFACT_CORPUS_RECORD)
+        c_hits, c_total, _ = coverage(with_record, scifact_corpus_addresses())
+        runs.append(
+            _row(
+                "SciFact abstracts on file at the evaluation's corpus address, with the corpus record",
+                c_hits,
+                c_total,
+            )
+        )
     misinfo = {
         line.strip().lower()
         for line in (DATASETS / "averitec/misinfo_list.txt").read_text().splitlines()

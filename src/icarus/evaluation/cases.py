@@ -125,6 +125,9 @@ class EvalSet:
     cases: list[ClaimCase] = field(default_factory=list)
     stance_pairs: list[StancePair] = field(default_factory=list)
     corpus: Path | None = None  # open retrieval over this corpus instead of gold passages
+    # An address for each corpus document whose file gives none, with ``{id}`` for the document's id; the
+    # corpus is then indexed under these addresses, so a record for the corpus as a whole can apply to them.
+    corpus_address: str = ""
     available: int = 0  # claims (or pairs, for stance-only sets) in the file before --limit
     selection: str = "all"  # how the evaluated subset was chosen, in words
     # Open retrieval through the check itself over these documents (indexed into a temporary corpus);

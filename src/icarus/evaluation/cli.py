@@ -151,6 +151,8 @@ def eval_command(
             review_queue=review_queue,
         )
     summary = report.summary()
+    # The reputation layered on the shipped records changes what is on file, so a report names it.
+    summary["reputation_files"] = [path.name for path in reputation or []]
     if out is not None:
         _write(summary, out)
     if as_json:

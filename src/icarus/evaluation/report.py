@@ -58,11 +58,18 @@ def _counts(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{code} {n}" for code, n in counts.items()) or "none"
 
 
+def _reputation_line(files: Sequence[str]) -> str:
+    layered = "".join(f", then `{name}`" for name in files)
+    return f"Reputation: the shipped records (manual and default registry){layered}."
+
+
 def markdown(summary: Mapping[str, Any], plots: Sequence[Path]) -> str:
     lines = [
         f"# {summary['dataset']}: {summary['judge']}, {summary['policy']}",
         "",
         f"Data: `{summary['source']}`, {summary['selection']} of {summary['available']}.",
+        "",
+        _reputation_line(summary.get("reputation_files") or []),
         "",
         "| metric | value |",
         "|---|---|",

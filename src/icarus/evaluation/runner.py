@@ -237,7 +237,7 @@ def run_evaluation(
         with tempfile.TemporaryDirectory(dir=workdir) as folder:
             corpus = LocalCorpus(Path(folder) / "corpus.sqlite")
             try:
-                corpus.add([evalset.corpus])
+                corpus.add([_addressed_corpus(evalset, Path(folder))])
                 researcher = _Researcher(corpus, registry)
                 for case in evalset.cases:
                     started_case = time.perf_counter()
@@ -459,6 +459,24 @@ def _judge_pair(judge: Judge, pair: StancePair) -> StanceResult:
 
 
 CLAIM_PAIR_ID = "c1"
+
+
+def _addressed_corpus(evalset: EvalSet, folder: Path) -> Path:
+    """The corpus file to index: the set's own, or, when the set names an address for its documents, a copy
+    of it in ``folder`` in which each document without a ``url`` has that address (its id filled in)."""
+    assert evalset.corpus is not None
+    if not evalset.corpus_address:
+        return evalset.corpus
+    addressed = folder / evalset.corpus.name
+    with evalset.corpus.open(encoding="utf-8") as lines, addressed.open("w", encoding="utf-8") as out:
+        for line in lines:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            if isinstance(row, dict) and "url" not in row and "doc_id" in row:
+                row["url"] = evalset.corpus_address.format(id=row["doc_id"])
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return addressed
 
 
 class _Researcher:

@@ -29,6 +29,10 @@ from icarus.scoring.labels import Label
 NAME = "scifact"
 CLAIM_FILES = ("claims_dev.jsonl", "claims_train.jsonl")
 CORPUS = "corpus.jsonl"
+# The abstracts carry no URL, DOI or venue. Each is filed under this address (``.invalid`` is reserved, so it
+# can never be mistaken for a page on the web), which lets a record stating what the corpus as a whole is
+# (examples/reputation/scifact-corpus.json) apply to every abstract: docs/reputation.md, "Coverage on real data".
+CORPUS_ADDRESS = "https://scifact-corpus.invalid/abstract/{id}"
 
 
 def claim_label(evidence: dict[str, Any], where: str) -> Label:
@@ -92,5 +96,12 @@ def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalS
                             )
                         )
     return EvalSet(
-        NAME, source, cases=cases, stance_pairs=pairs, corpus=corpus, available=len(rows), selection=how
+        NAME,
+        source,
+        cases=cases,
+        stance_pairs=pairs,
+        corpus=corpus,
+        corpus_address=CORPUS_ADDRESS,
+        available=len(rows),
+        selection=how,
     )
