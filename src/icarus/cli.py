@@ -17,6 +17,8 @@ import typer.main
 from typer import _click
 from typer.core import TyperCommand, TyperGroup
 
+from icarus.commands.collector import collection_paused
+
 
 @dataclass(frozen=True, slots=True)
 class LazyCommand:
@@ -27,7 +29,8 @@ class LazyCommand:
 
     def load(self, name: str) -> _click.Command:
         module, _, attribute = self.target.partition(":")
-        found: Any = getattr(importlib.import_module(module), attribute)
+        with collection_paused():  # the imports leave almost no garbage (commands.collector)
+            found: Any = getattr(importlib.import_module(module), attribute)
         if isinstance(found, typer.Typer):
             return typer.main.get_group(found)
         single = typer.Typer(add_completion=False)

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from icarus.commands.collector import collection_paused
 from icarus.commands.errors import fail
 
 
@@ -33,13 +34,14 @@ def check(
         fail("choose one of --json, --md and --html")
     if sum(given is not None for given in (text, post, post_id)) != 1:
         fail("give one of: a TEXT or URL argument, --post FILE.json, --post-id ID")
-    # imported once the arguments are known good: the pipeline loads the judges and the providers
-    from icarus.judges.registry import JudgeConfigError
-    from icarus.pipeline.cli import run_check_command
-    from icarus.scoring.icarus.config import UnknownPolicyError
-
     output = "json" if as_json else "md" if as_md else "html" if as_html else "console"
-    try:
-        run_check_command(text, post, post_id, policy, reputation or [], output)
-    except (UnknownPolicyError, JudgeConfigError) as exc:
-        fail(str(exc))
+    with collection_paused():  # for the pipeline's imports and the run (commands.collector)
+        # imported once the arguments are known good: the pipeline loads the judges and the providers
+        from icarus.judges.registry import JudgeConfigError
+        from icarus.pipeline.cli import run_check_command
+        from icarus.scoring.icarus.config import UnknownPolicyError
+
+        try:
+            run_check_command(text, post, post_id, policy, reputation or [], output)
+        except (UnknownPolicyError, JudgeConfigError) as exc:
+            fail(str(exc))
