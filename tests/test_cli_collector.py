@@ -54,3 +54,10 @@ def test_a_check_runs_paused_and_restores_the_collector(
     assert isinstance(result.exception, RuntimeError)
     assert seen == [False]
     assert gc.isenabled()
+
+
+def test_what_the_pause_built_is_frozen(collector_on: None) -> None:
+    before = gc.get_freeze_count()
+    with collection_paused():
+        kept = [[n] for n in range(1000)]
+    assert gc.get_freeze_count() >= before + len(kept)
