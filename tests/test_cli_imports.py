@@ -87,9 +87,19 @@ def test_checking_a_sentence_loads_no_service_ocr_or_llm_client(sample_corpus_en
 def test_checking_a_sentence_loads_no_migration_tool_or_page_extractor(
     sample_corpus_env: dict[str, str],
 ) -> None:
-    # a database already at the newest revision needs no Alembic; a sentence has no page to extract
+    # a database already at the newest revision needs no Alembic; a sentence has no page to extract; the
+    # relevance gate reads WordLlama's files without its package (which imports requests for downloads)
     migrate(f"sqlite:///{Path(sample_corpus_env['ICARUS_DATA_DIR']) / 'icarus.db'}")
-    unneeded = ("alembic", "trafilatura", "htmldate", "warcio", "igraph", "tldextract")
+    unneeded = (
+        "alembic",
+        "trafilatura",
+        "htmldate",
+        "warcio",
+        "igraph",
+        "tldextract",
+        "wordllama",
+        "requests",
+    )
     assert _loaded_after(CHECK_A_SENTENCE, unneeded, sample_corpus_env) == []
 
 

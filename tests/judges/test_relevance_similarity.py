@@ -1,31 +1,52 @@
-"""The relevance gate's WordLlama similarities: the model widened row by row gives those of the fully loaded
-model, bit for bit, without widening the whole token table."""
+"""The relevance gate's WordLlama similarities: read without the wordllama package, they are those of the
+package's own loaded model, bit for bit, and the token table stays float16."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
+import pytest
 
 from icarus.judges.features import load_wordllama
-from icarus.judges.relevance import widening_wordllama
+from icarus.judges.relevance import PackagedEmbeddings
 
 PAIRS = [
     ("Container traffic at Halden harbor fell 12% in October.", "The port said volumes dropped 12 percent."),
     ("Hunter Biden joined the board of Burisma in 2014.", "Burisma named a new board member that year."),
     ("WHO says cases rose.", ""),
+    ("", ""),
     ("Ünïcödé ½ 😀 text", "a"),
     ("The minister said the budget is balanced, and the deficit is gone.", "x " * 300),
+    ("Numbers: 1,234.5 and 6.7% in 2023–24", "Tabs\tand\nnew lines  and  spaces"),
 ]
 
 
-def test_similarities_equal_the_loaded_models_bit_for_bit() -> None:
-    widened, loaded = widening_wordllama(), load_wordllama()
-    for claim, passage in PAIRS:
-        assert widened.similarity(claim, passage) == loaded.similarity(claim, passage)
-        assert np.array_equal(widened.embed([claim, passage]), loaded.embed([claim, passage]))
+@pytest.fixture(scope="module")
+def packaged() -> PackagedEmbeddings:
+    return PackagedEmbeddings.packaged()
 
 
-def test_the_token_table_stays_float16() -> None:
-    table = widening_wordllama().embedding
-    assert not isinstance(table, np.ndarray)
-    assert table.half.dtype == np.float16
-    assert table.shape == load_wordllama().embedding.shape
+@pytest.mark.parametrize(("first", "second"), PAIRS)
+def test_similarities_are_the_loaded_models_bit_for_bit(
+    packaged: PackagedEmbeddings, first: str, second: str
+) -> None:
+    loaded = load_wordllama()
+    assert packaged.similarity(first, second) == loaded.similarity(first, second)
+    assert np.array_equal(packaged.embed(first), loaded.embed(first))
+
+
+def test_the_token_table_stays_float16(packaged: PackagedEmbeddings) -> None:
+    assert packaged.table.dtype == np.float16
+    assert packaged.table.shape == load_wordllama().embedding.shape
+
+
+def test_the_similarity_does_not_import_wordllama() -> None:
+    code = (
+        "import sys\n"
+        "from icarus.judges.relevance import PackagedEmbeddings\n"
+        "PackagedEmbeddings.packaged().similarity('a claim', 'a passage')\n"
+        "assert 'wordllama' not in sys.modules and 'requests' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -28,6 +28,7 @@ under the support floor are neutral as in ``offline-minilm@3`` (the raw answer n
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import re
 from collections.abc import Callable
@@ -61,6 +62,7 @@ __all__ = [
     "PROVIDER",
     "RECORD_NAME",
     "VERSION",
+    "PackagedEmbeddings",
     "Relevance",
     "RelevanceGate",
     "RelevanceJudge",
@@ -69,7 +71,6 @@ __all__ = [
     "load_gate",
     "measure",
     "passes",
-    "widening_wordllama",
     "wordllama_similarity",
 ]
 
@@ -153,61 +154,70 @@ def _hundredths_down(value: float) -> Decimal:
     return (Decimal(str(value)) * 100).to_integral_value(rounding="ROUND_FLOOR") / 100
 
 
-class _WideningTable:
-    """WordLlama's float16 token table, each row widened to float32 as it is looked up. Widening float16 is
-    exact, so the rows are those of the float32 table ``WordLlama.load`` makes; a few sentences read a few
-    dozen of its 32,000 rows, and widening all of them took a tenth of a second of every ``icarus check``."""
+class PackagedEmbeddings:
+    """WordLlama's packaged static embeddings, read without importing the wordllama package: the files
+    ``features.load_wordllama`` loads (never a download), and the similarity its model computes, bit for bit
+    (``tests/judges/test_relevance_similarity.py``). The package's import (its configuration files, and
+    ``requests`` for downloads) and widening its whole float16 token table to float32 took a quarter of a
+    second of every ``icarus check``; the gate reads a few dozen rows, widened as they are read (exactly)."""
 
-    def __init__(self, half: npt.NDArray[np.float16]) -> None:
-        self.half = half
-        self.shape = half.shape
+    def __init__(self, table: npt.NDArray[np.float16], tokenizer: Any) -> None:
+        self.table = table
+        self.tokenizer = tokenizer
+        self.tokenizer.enable_padding()  # as WordLlamaInference sets its tokenizer up
+        self.tokenizer.no_truncation()
 
-    def __getitem__(self, rows: Any) -> npt.NDArray[np.float32]:
-        widened: npt.NDArray[np.float32] = self.half[rows].astype(np.float32)
-        return widened
+    @classmethod
+    def packaged(cls) -> PackagedEmbeddings:
+        from safetensors import safe_open
+        from tokenizers import Tokenizer
+
+        from icarus.judges.features import EMBEDDING_DIM, WORDLLAMA_CONFIG
+
+        spec = importlib.util.find_spec("wordllama")
+        if spec is None or not spec.submodule_search_locations:
+            raise WeightsError(
+                "the wordllama package, whose packaged model the relevance gate reads, is missing"
+            )
+        package = Path(next(iter(spec.submodule_search_locations)))
+        weights = package / "weights" / f"{WORDLLAMA_CONFIG}_{EMBEDDING_DIM}.safetensors"
+        tokenizer = package / "tokenizers" / f"{WORDLLAMA_CONFIG}_tokenizer_config.json"
+        for path in (weights, tokenizer):
+            if not path.is_file():
+                raise WeightsError(f"WordLlama's packaged file {path} is missing")
+        with safe_open(str(weights), framework="np", device="cpu") as stored:
+            table = stored.get_tensor("embedding.weight")
+        return cls(table, Tokenizer.from_file(str(tokenizer)))
+
+    def embed(self, text: str) -> npt.NDArray[np.float32]:
+        """The mean of the text's token vectors, as ``WordLlamaInference.embed`` pools them (one row)."""
+        encoded = self.tokenizer.encode_batch([text], is_pretokenized=False, add_special_tokens=False)
+        ids = np.array([e.ids for e in encoded], dtype=np.int32)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.float32)
+        np.clip(ids, 0, self.table.shape[0] - 1, out=ids)
+        vectors = self.table[ids].astype(np.float32)
+        count = np.maximum(mask.sum(axis=1, keepdims=True), 1.0).astype(np.float32)
+        pooled = np.empty((1, self.table.shape[1]), dtype=np.float32)
+        pooled[0:1] = np.sum(vectors * mask[..., np.newaxis], axis=1, dtype=np.float32) / count
+        return pooled
+
+    def similarity(self, first: str, second: str) -> float:
+        """Cosine of the two pooled vectors, computed as wordllama's ``vector_similarity`` computes it."""
+        a, b = self.embed(first), self.embed(second)
+        norm_a = np.linalg.norm(a, axis=1, keepdims=True)
+        norm_b = np.linalg.norm(b, axis=1, keepdims=True)
+        norm_a = np.where(norm_a == 0, 1.0, norm_a)
+        norm_b = np.where(norm_b == 0, 1.0, norm_b)
+        cosine = np.dot(a / norm_a, (b / norm_b).T).astype(np.float32)
+        return float(cosine.item())
 
 
 @cache
 def _wordllama() -> Any:
-    """The loaded model where a judge already has it, else ``widening_wordllama``."""
+    """The loaded model where a judge already has it, else ``PackagedEmbeddings``."""
     from icarus.judges.features import load_wordllama
 
-    return load_wordllama() if load_wordllama.cache_info().currsize else widening_wordllama()
-
-
-def widening_wordllama() -> Any:
-    """WordLlama's packaged model as ``features.load_wordllama`` loads it (the same files, never a download),
-    its table widened row by row (``_WideningTable``)."""
-    import wordllama
-    from safetensors import safe_open
-    from tokenizers import Tokenizer
-    from wordllama import WordLlama, WordLlamaInference
-
-    from icarus.judges.features import EMBEDDING_DIM, WORDLLAMA_CONFIG
-
-    uri = getattr(WordLlama._wordllama, WORDLLAMA_CONFIG)
-    found = {
-        kind: WordLlama.resolve_file(
-            config_name=WORDLLAMA_CONFIG,
-            model_uri=uri,
-            dim=EMBEDDING_DIM,
-            binary=False,
-            file_type=kind,
-            cache_dir=Path(wordllama.__file__).parent,
-            remote_filename=remote,
-            disable_download=True,
-        )
-        for kind, remote in (("weights", uri.remote_filename), ("tokenizer", uri.remote_tokenizer_filename))
-    }
-    with safe_open(str(found["weights"]), framework="np", device="cpu") as weights:
-        half = weights.get_tensor("embedding.weight")
-    model = WordLlamaInference.__new__(WordLlamaInference)  # its __init__ widens the whole table
-    model.binary = False
-    model.embedding = _WideningTable(half)
-    model.tokenizer = Tokenizer.from_file(str(found["tokenizer"]))
-    model.tokenizer.enable_padding()  # as WordLlamaInference.__init__ sets it
-    model.tokenizer.no_truncation()
-    return model
+    return load_wordllama() if load_wordllama.cache_info().currsize else PackagedEmbeddings.packaged()
 
 
 def wordllama_similarity(claim: str, passage: str) -> float:
