@@ -103,6 +103,23 @@ def test_checking_a_sentence_loads_no_migration_tool_or_page_extractor(
     assert _loaded_after(CHECK_A_SENTENCE, unneeded, sample_corpus_env) == []
 
 
+def test_checking_a_sentence_declares_no_debate_or_model_result_tables(
+    sample_corpus_env: dict[str, str],
+) -> None:
+    probe = f"{CHECK_A_SENTENCE}\nimport sys\nprint(sorted(m for m in sys.modules if m.startswith('icarus.store.')))"
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=sample_corpus_env,
+    )
+    loaded = json.loads(done.stdout.strip().splitlines()[-1].replace("'", '"'))
+    assert "icarus.store.repository" in loaded
+    assert not {"icarus.store.debate_tables", "icarus.store.model_tables"} & set(loaded)
+
+
 def test_help_lists_every_command() -> None:
     result = CliRunner().invoke(app, ["--help"], terminal_width=200)
     assert result.exit_code == 0

@@ -2,11 +2,12 @@
 
 ``Store(url).open()`` migrates the schema (Alembic, in code) and returns a repository with no update or
 delete path for report versions. ``icarus.reports.replay.replay`` re-scores a stored version and compares its
-trace byte for byte; it is not imported here, so using the store does not load the scoring engine.
+trace byte for byte; it is not imported here, so using the store does not load the scoring engine. Nor are
+the debate, model-result and EvidenceVerify tables (``debate_tables``, ``model_tables``): the code that uses
+them imports them, and so does the Alembic environment, which compares revisions with ``Base.metadata``;
+declaring them cost every ``icarus check`` a few hundredths of a second.
 """
 
-import icarus.store.debate_tables  # puts the debate tables on Base.metadata
-import icarus.store.model_tables  # noqa: F401  (and the model-result and EvidenceVerify tables)
 from icarus.store.changes import what_changed
 from icarus.store.migrate import migrate
 from icarus.store.repository import (

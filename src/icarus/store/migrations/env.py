@@ -5,6 +5,8 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection
 
+import icarus.store.debate_tables
+import icarus.store.model_tables  # noqa: F401  (with the line above: every table on Base.metadata)
 from icarus.store.engine import create_store_engine
 from icarus.store.tables import Base
 
