@@ -61,8 +61,10 @@ def _rules() -> tuple[frozenset[str], frozenset[str]]:
     rules = frozenset(m.group("suffix") for m in _RULE.finditer(public))
     nodes: set[str] = set()
     for rule in rules:
-        labels = rule.split(".")
-        nodes.update(".".join(labels[i:]) for i in range(len(labels)))
+        ending, dot = rule, "."
+        while dot:
+            nodes.add(ending)
+            _, dot, ending = ending.partition(".")
     return rules, frozenset(nodes)
 
 
