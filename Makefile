@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-cascade select-judge-thresholds select-judge-relevance serve
+.PHONY: run test bench lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,11 @@ select-judge-thresholds: $(STAMP)
 select-judge-relevance: $(STAMP)
 	$(BIN)/python -m icarus_training.relevance --data $(DATASETS) --policy icarus@1.2
 
+# Choose the default offline judge on the tune halves of AVeriTeC (both modes), SciFact and Climate-FEVER:
+# precision on every set first, then the most decided claims (docs/evaluation/judge-selection/).
+select-default-judge: $(STAMP)
+	$(BIN)/python -m icarus_training.default_judge --data $(DATASETS)
+
 # Measure every evaluation set on the public data and regenerate docs/evaluation/ (numbers, Markdown, PNGs).
 # EVAL_JUDGE=NAME@VER picks another judge than the registry's offline default. Sets too slow to run whole
 # on a laptop are a fixed-seed sample. The second block repeats the verdict sets
@@ -101,11 +106,16 @@ eval: $(STAMP)
 # side calls by confidence; and
 # offline-minilm@3 on Climate-FEVER and SciFact beside the default judge's runs above.
 SPLIT_OUT := $(EVAL_OUT)/averitec-splits
-SPLIT_JUDGES := $(if $(EVAL_JUDGE),$(EVAL_JUDGE),offline-minilm@2) offline-minilm@3 offline-minilm@4
+SPLIT_JUDGES := $(if $(EVAL_JUDGE),$(EVAL_JUDGE),offline-minilm@2) offline-minilm@3 offline-minilm@4 offline-minilm@5
 eval-splits: $(STAMP)
 	for judge in $(SPLIT_JUDGES); do for split in tune dev; do for retrieval in gold open; do \
 	  $(BIN)/icarus eval averitec --data $(DATASETS)/averitec --split $$split --retrieval $$retrieval --judge $$judge \
 	    --out $(SPLIT_OUT)/$$judge --json > /dev/null || exit 1; done; done; done
+	for judge in offline-minilm@4 offline-minilm@5; do \
+	  $(BIN)/icarus eval scifact --data $(DATASETS)/scifact --split dev --reputation $(SCIFACT_CORPUS_RECORD) \
+	    --judge $$judge --out $(SPLIT_OUT)/$$judge --json > /dev/null || exit 1; \
+	  $(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --split dev --judge $$judge \
+	    --out $(SPLIT_OUT)/$$judge --json > /dev/null || exit 1; done
 	for split in tune dev; do \
 	  $(BIN)/icarus eval averitec --data $(DATASETS)/averitec --split $$split --judge gold-labels@1 \
 	    --out $(SPLIT_OUT)/gold-labels@1 --json > /dev/null || exit 1; done

@@ -267,7 +267,7 @@ def test_the_cli_takes_a_half(dataset: Path) -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["climate-fever", "--split", "tune"], "only"),
+        (["fnc-1", "--split", "tune"], "only"),
         (["climate-fever", "--retrieval", "open"], "only"),
         (["averitec", "--split", "train"], "unknown AVeriTeC split"),
         (["averitec", "--retrieval", "web"], "unknown retrieval mode"),

@@ -4,11 +4,13 @@ for the corpus as a whole (examples/reputation/scifact-corpus.json) can put them
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
 
 from icarus.evaluation import scifact
+from icarus.evaluation.cases import DatasetError
 from icarus.evaluation.runner import run_evaluation
 from icarus.judges.registry import create_judge
 from icarus.reputation.manual import default_registry
@@ -20,7 +22,7 @@ CORPUS_RECORD = ROOT / "examples" / "reputation" / "scifact-corpus.json"
 CLAIM = "The Halden glacier lost a third of its ice between 1990 and 2020."
 
 
-def _write_lines(path: Path, rows: list[dict[str, object]]) -> None:
+def _write_lines(path: Path, rows: Sequence[Mapping[str, object]]) -> None:
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
 
 
@@ -98,3 +100,55 @@ def test_an_eval_report_names_the_reputation_files_layered_on_the_shipped_record
     assert "Reputation: the shipped records (manual and default registry)." in (
         tmp_path / "plain" / "scifact.md"
     ).read_text(encoding="utf-8")
+
+
+def test_scifact_halves_are_disjoint_fixed_by_the_claim_and_cover_the_set(tmp_path: Path) -> None:
+    from icarus.evaluation.cases import half_of
+
+    claims = [f"Protein {n} lowers blood pressure in mice." for n in range(40)]
+    _write_lines(tmp_path / scifact.CORPUS, [{"doc_id": 1, "title": "T", "abstract": ["Zero."]}])
+    _write_lines(
+        tmp_path / "claims_train.jsonl",
+        [{"id": n, "claim": claim, "evidence": {}} for n, claim in enumerate(claims)],
+    )
+    tune, dev = (scifact.load(tmp_path, split=half) for half in ("tune", "dev"))
+    tune_claims, dev_claims = {c.claim for c in tune.cases}, {c.claim for c in dev.cases}
+    assert tune_claims and dev_claims and not tune_claims & dev_claims
+    assert tune_claims | dev_claims == set(claims)
+    assert all(half_of("scifact", claim) == "tune" for claim in tune_claims)
+    assert (tune.name, dev.selection) == ("scifact-tune", "the dev half")
+    assert scifact.load(tmp_path).name == "scifact"
+    with pytest.raises(DatasetError, match="unknown split"):
+        scifact.load(tmp_path, split="train")
+
+
+def test_climate_fever_takes_a_half_from_the_command_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from icarus.cli import app
+    from icarus.evaluation import climate_fever
+    from icarus.evaluation.cases import half_of
+
+    rows = [
+        {
+            "claim_id": str(n),
+            "claim": f"Sea level rose {n} mm last year.",
+            "claim_label": "SUPPORTS",
+            "evidences": [
+                {
+                    "evidence_id": f"e{n}",
+                    "evidence_label": "SUPPORTS",
+                    "article": "Sea level",
+                    "evidence": f"Sea level rose {n} mm last year.",
+                }
+            ],
+        }
+        for n in range(12)
+    ]
+    _write_lines(tmp_path / climate_fever.FILE, rows)
+    args = ["eval", "climate-fever", "--data", str(tmp_path), "--judge", "offline-lexical@1", "--json"]
+    invoked = CliRunner().invoke(app, [*args, "--split", "dev"])
+    assert invoked.exit_code == 0, invoked.output
+    summary = json.loads(invoked.stdout)
+    assert summary["dataset"] == "climate-fever-dev"
+    assert summary["claims"] == sum(half_of("climate-fever", str(row["claim"])) == "dev" for row in rows)

@@ -30,6 +30,7 @@ def test_registry_contents_are_pinned() -> None:
         "offline-minilm@2",
         "offline-minilm@3",
         "offline-minilm@4",
+        "offline-minilm@5",
         "offline-wordllama@1",
         "openai-compatible@1",
     ]

@@ -25,14 +25,15 @@ of its own answers (``retrieval_recall``).
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 from typing import Any
 
 from icarus.evaluation._files import field, json_document, locate, row_errors
 from icarus.evaluation.cases import (
+    ALL,
     CLAIM_LABELS,
+    SPLITS,
     ClaimCase,
     CorpusRecord,
     DatasetError,
@@ -40,12 +41,14 @@ from icarus.evaluation.cases import (
     Passage,
     select,
 )
+from icarus.evaluation.cases import DEV as DEV  # the halves, re-exported where callers have read them
+from icarus.evaluation.cases import TUNE as TUNE
+from icarus.evaluation.cases import TUNE_BUCKETS as TUNE_BUCKETS
+from icarus.evaluation.cases import half_of as cases_half_of
 from icarus.reputation import domain_of
 
 NAME = "averitec"
 FILE = "dev.json"
-TUNE, DEV, ALL = SPLITS = ("tune", "dev", "all")
-TUNE_BUCKETS = 50  # of 100: half the claims choose thresholds, the other half measure them
 GOLD, OPEN = RETRIEVAL_MODES = ("gold", "open")
 _WAYBACK = re.compile(r"^https?://web\.archive\.org/web/[^/]+/(?P<original>.+)$", re.IGNORECASE)
 _SCHEME = re.compile(r"^https?://", re.IGNORECASE)
@@ -114,8 +117,7 @@ def answer_passages(row: dict[str, Any], where: str) -> tuple[Passage, ...]:
 
 def half_of(claim: str) -> str:
     """``tune`` or ``dev``: the half a claim falls in, from a hash of its text (module docstring)."""
-    digest = hashlib.sha256(f"{NAME}\x00{claim.strip()}".encode()).hexdigest()
-    return TUNE if int(digest[:8], 16) % 100 < TUNE_BUCKETS else DEV
+    return cases_half_of(NAME, claim)
 
 
 def set_name(split: str = ALL, retrieval: str = GOLD) -> str:

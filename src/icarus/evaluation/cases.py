@@ -7,6 +7,7 @@ labels and the three stances lives here, in one place, and docs/evaluation.md st
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -152,3 +153,33 @@ def select(rows: Sequence[T], limit: int | None, seed: int | None) -> tuple[list
         return list(rows[:limit]), f"first {limit} in file order"
     chosen = sorted(random.Random(seed).sample(range(len(rows)), limit))
     return [rows[i] for i in chosen], f"{limit} drawn at random with seed {seed}"
+
+
+TUNE, DEV, ALL = SPLITS = ("tune", "dev", "all")
+TUNE_BUCKETS = 50  # of 100: half the claims choose a judge or its thresholds, the other half measure them
+
+
+def half_of(set_name: str, claim: str) -> str:
+    """``tune`` or ``dev``: the half of ``set_name`` a claim falls in, from a hash of the set's name and the
+    claim's text, the same on every machine and whatever the file order."""
+    digest = hashlib.sha256(f"{set_name}\x00{claim.strip()}".encode()).hexdigest()
+    return TUNE if int(digest[:8], 16) % 100 < TUNE_BUCKETS else DEV
+
+
+def split_cases(set_name: str, cases: Sequence[ClaimCase], split: str) -> list[ClaimCase]:
+    """The cases of one half (``tune`` or ``dev``), or all of them (``all``)."""
+    if split not in SPLITS:
+        raise DatasetError(f"unknown split {split!r} of {set_name}; known: {', '.join(SPLITS)}")
+    return list(cases) if split == ALL else [case for case in cases if half_of(set_name, case.claim) == split]
+
+
+def split_selection(how: str, split: str) -> str:
+    """The selection described in words, naming the half it was drawn from."""
+    if split == ALL:
+        return how
+    return f"{how} of the {split} half" if how != "all" else f"the {split} half"
+
+
+def split_name(set_name: str, split: str) -> str:
+    """The name a run of one half goes under (it names the output files): ``scifact-tune``."""
+    return set_name if split == ALL else f"{set_name}-{split}"

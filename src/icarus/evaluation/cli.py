@@ -35,7 +35,10 @@ LOADERS: Mapping[str, str] = MappingProxyType(
 heavy, and other commands should not pay for it)."""
 
 AVERITEC_OPTIONS_SETS = ("averitec",)
-"""The sets that take ``--split`` and ``--retrieval``."""
+"""The sets that take ``--retrieval``."""
+
+SPLIT_SETS = ("averitec", "scifact", "climate-fever")
+"""The sets that take ``--split``: the verdict sets a default judge is chosen on (``cases.half_of``)."""
 
 _err = Console(stderr=True)
 
@@ -80,7 +83,8 @@ def eval_command(
         str,
         typer.Option(
             "--split",
-            help="averitec: which half of the dev claims, tune (for choosing thresholds), dev or all.",
+            help="averitec, scifact, climate-fever: which half of the claims, tune (for choosing a judge or "
+            "its thresholds), dev or all.",
         ),
     ] = "all",
     retrieval: Annotated[
@@ -99,9 +103,15 @@ def eval_command(
         return
     if seed is not None and limit is None:
         _fail("--seed draws a sample, so it needs --limit")
-    options = {"split": split, "retrieval": retrieval}
-    if name not in AVERITEC_OPTIONS_SETS and (split != "all" or retrieval != "gold"):
-        _fail(f"--split and --retrieval are options of {', '.join(AVERITEC_OPTIONS_SETS)} only")
+    options: dict[str, str] = {}
+    if split != "all":
+        if name not in SPLIT_SETS:
+            _fail(f"--split is an option of {', '.join(SPLIT_SETS)} only")
+        options["split"] = split
+    if retrieval != "gold":
+        if name not in AVERITEC_OPTIONS_SETS:
+            _fail(f"--retrieval is an option of {', '.join(AVERITEC_OPTIONS_SETS)} only")
+        options["retrieval"] = retrieval
     from icarus.evaluation.cases import DatasetError, EvalSet
     from icarus.evaluation.gold_judge import GOLD_JUDGE, gold_label_judge
     from icarus.evaluation.report import console_table
@@ -115,8 +125,7 @@ def eval_command(
     try:
         config = load_policy(policy)
         loader = importlib.import_module(module).load
-        chosen = options if name in AVERITEC_OPTIONS_SETS else {}
-        evalset: EvalSet = loader(data, limit, seed, **chosen)
+        evalset: EvalSet = loader(data, limit, seed, **options)
         if not evalset.cases and not evalset.stance_pairs:
             # Most likely the wrong file: a report of nothing would read as a result.
             raise DatasetError(f"{evalset.source}: no claims or pairs to evaluate")

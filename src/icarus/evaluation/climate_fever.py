@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from icarus.evaluation._files import field, json_lines, list_field, locate, row_errors
 from icarus.evaluation.cases import (
+    ALL,
     CLAIM_LABELS,
     STANCE_LABELS,
     ClaimCase,
@@ -20,6 +21,9 @@ from icarus.evaluation.cases import (
     EvalSet,
     Passage,
     select,
+    split_cases,
+    split_name,
+    split_selection,
 )
 
 NAME = "climate-fever"
@@ -31,15 +35,24 @@ def article_url(article: str) -> str:
     return "https://en.wikipedia.org/wiki/" + quote(article.replace(" ", "_"), safe="_()',-.")
 
 
-def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalSet:
+def load(path: Path, limit: int | None = None, seed: int | None = None, *, split: str = ALL) -> EvalSet:
+    """The claims of ``split`` (``tune``, ``dev`` or ``all``: ``cases.half_of``); ``limit`` and ``seed``
+    then choose among them."""
     source = locate(path, FILE)
     cases: list[ClaimCase] = []
     for number, row in json_lines(source):
         where = f"{source}:{number}"
         with row_errors(where):
             cases.append(_case(row, where))
+    cases = split_cases(NAME, cases, split)
     chosen, how = select(cases, limit, seed)
-    return EvalSet(NAME, source, cases=chosen, available=len(cases), selection=how)
+    return EvalSet(
+        split_name(NAME, split),
+        source,
+        cases=chosen,
+        available=len(cases),
+        selection=split_selection(how, split),
+    )
 
 
 def _case(row: dict[str, Any], where: str) -> ClaimCase:

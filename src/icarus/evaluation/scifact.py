@@ -16,13 +16,18 @@ from typing import Any
 
 from icarus.evaluation._files import field, json_lines, list_field, locate, row_errors
 from icarus.evaluation.cases import (
+    ALL,
     CLAIM_LABELS,
+    SPLITS,
     STANCE_LABELS,
     ClaimCase,
     DatasetError,
     EvalSet,
     StancePair,
+    half_of,
     select,
+    split_name,
+    split_selection,
 )
 from icarus.scoring.labels import Label
 
@@ -55,12 +60,18 @@ def _abstracts(corpus: Path) -> dict[str, list[str]]:
     return abstracts
 
 
-def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalSet:
+def load(path: Path, limit: int | None = None, seed: int | None = None, *, split: str = ALL) -> EvalSet:
+    """The claims of ``split`` (``tune``, ``dev`` or ``all``: ``cases.half_of``); ``limit`` and ``seed``
+    then choose among them."""
     source = locate(path, *CLAIM_FILES)
     corpus = source.parent / CORPUS
     if not corpus.is_file():
         raise DatasetError(f"{corpus} not found: SciFact needs its abstracts corpus beside the claims file")
     rows = [row for _, row in json_lines(source)]
+    if split not in SPLITS:
+        raise DatasetError(f"unknown split {split!r} of {NAME}; known: {', '.join(SPLITS)}")
+    if split != ALL:
+        rows = [row for row in rows if half_of(NAME, str(row.get("claim", ""))) == split]
     chosen, how = select(rows, limit, seed)
     abstracts = _abstracts(corpus)
     cases: list[ClaimCase] = []
@@ -96,12 +107,12 @@ def load(path: Path, limit: int | None = None, seed: int | None = None) -> EvalS
                             )
                         )
     return EvalSet(
-        NAME,
+        split_name(NAME, split),
         source,
         cases=cases,
         stance_pairs=pairs,
         corpus=corpus,
         corpus_address=CORPUS_ADDRESS,
         available=len(rows),
-        selection=how,
+        selection=split_selection(how, split),
     )

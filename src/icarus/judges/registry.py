@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_OFFLINE_JUDGE",
     "JUDGES",
     "LEXICAL_JUDGE",
+    "MINILM_AGREEMENT_JUDGE",
     "MINILM_FIGURES_JUDGE",
     "MINILM_JUDGE",
     "MINILM_RELEVANCE_JUDGE",
@@ -49,6 +50,7 @@ MINILM_JUDGE = "offline-minilm@1"
 MINILM_FIGURES_JUDGE = "offline-minilm@2"
 MINILM_THRESHOLDED_JUDGE = "offline-minilm@3"
 MINILM_RELEVANCE_JUDGE = "offline-minilm@4"
+MINILM_AGREEMENT_JUDGE = "offline-minilm@5"
 CASCADE_JUDGE = "offline-cascade@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
 DEFAULT_OFFLINE_JUDGE = MINILM_RELEVANCE_JUDGE
@@ -86,6 +88,12 @@ def _minilm_relevance(settings: Settings) -> Judge:
     return RelevanceJudge()
 
 
+def _minilm_agreement(settings: Settings) -> Judge:
+    from icarus.judges.agreement import AgreementJudge
+
+    return AgreementJudge()
+
+
 def _cascade(settings: Settings) -> Judge:
     return OfflineCascadeJudge()
 
@@ -114,6 +122,7 @@ JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
         MINILM_FIGURES_JUDGE: _minilm_figures,
         MINILM_THRESHOLDED_JUDGE: _minilm_thresholded,
         MINILM_RELEVANCE_JUDGE: _minilm_relevance,
+        MINILM_AGREEMENT_JUDGE: _minilm_agreement,
         CASCADE_JUDGE: _cascade,
         OPENAI_COMPATIBLE_JUDGE: _openai_compatible,
     }

@@ -1,0 +1,100 @@
+"""Side calls that two judges agree on: ``offline-minilm@5``.
+
+A wrong side call costs more than a missing one: a confident refute of a passage about something else makes
+a false ❌ or ⚠️. On research-found evidence (AVeriTeC with open retrieval, SciFact over its corpus) the
+cross-encoder behind ``offline-minilm@4`` takes sides on passages that share the claim's topic but not its
+assertion, and neither a confidence floor nor the relevance gate tells those from right calls
+(docs/evaluation.md, "Two judges must agree").
+
+``offline-minilm@5`` asks a second, differently built judge: ``offline-minilm@4``'s support or refute
+stands only when ``offline-wordllama@1`` (static embeddings and a trained head; numpy only) takes the same
+side on the same request; otherwise the answer is neutral. The two read text differently (a cross-encoder
+reading claim and passage together, against token alignments of fixed embeddings), so their mistakes
+overlap less than either's with itself. Nothing is fitted: the judge has no parameters of its own, and its
+calibration id is derived from its two components' ids, so a change to either is a new calibration.
+
+A kept answer is the first judge's, restamped. A demoted one keeps the first judge's hops, scope and prompt
+hash; its stance is neutral and its confidence one minus the first judge's (as ``judges.thresholded``). The
+raw answer records both judges' answers and whether they agreed. A failure of either judge is never a side
+call: the first judge's failure passes through, a second-opinion failure demotes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from icarus.judges.offline import parsed_attribution_verdicts
+from icarus.judges.parallel import WrappedTwin
+from icarus.judges.protocol import (
+    AttributionVerdict,
+    Judge,
+    JudgeRequest,
+    StanceVerdict,
+    component_answer,
+    parsed_raw_answer,
+    restamped,
+)
+from icarus.ledger.judgments import JudgeProvenance, Stance
+
+__all__ = ["FIRST_JUDGE", "PROVIDER", "SECOND_JUDGE", "VERSION", "AgreementJudge", "agreement_calibration_id"]
+
+PROVIDER = "offline-minilm"
+VERSION = "5"
+FIRST_JUDGE = "offline-minilm@4"
+SECOND_JUDGE = "offline-wordllama@1"
+_SIDES = (Stance.SUPPORT, Stance.REFUTE)
+
+
+def agreement_calibration_id(first: str, second: str) -> str:
+    """This judge's calibration id for components calibrated as ``first`` and ``second``."""
+    digest = hashlib.sha256(f"{first}\x00{second}".encode()).hexdigest()[:12]
+    return f"{PROVIDER}-{VERSION}-agree-{digest}"
+
+
+class AgreementJudge:
+    """A ``Judge`` whose side calls are ``first``'s where ``second`` takes the same side, neutral elsewhere
+    (module docstring). Deterministic, offline, no state between requests."""
+
+    def __init__(self, first: Judge | None = None, second: Judge | None = None) -> None:
+        if first is None:
+            from icarus.judges.relevance import RelevanceJudge
+
+            first = RelevanceJudge()
+        if second is None:
+            from icarus.judges.trained import OfflineWordLlamaJudge
+
+            second = OfflineWordLlamaJudge()
+        self.first: Judge = first
+        self.second: Judge = second
+        self.calibration_id = agreement_calibration_id(
+            str(getattr(first, "calibration_id", "")), str(getattr(second, "calibration_id", ""))
+        )
+        self.provenance = JudgeProvenance(
+            provider=PROVIDER, version=VERSION, calibration_id=self.calibration_id
+        )
+        self._twin = WrappedTwin(lambda worker: AgreementJudge(worker, self.second))
+
+    def __repr__(self) -> str:
+        return f"AgreementJudge({PROVIDER}@{VERSION}: {self.first!r} where {self.second!r} agrees)"
+
+    def parallel_worker(self, requests: int) -> tuple[Judge, int]:
+        """The first judge's twin (``judges.parallel``) beside the same second judge, which keeps no state
+        between requests and so may be shared by threads."""
+        return self._twin.plan(self, self.first, requests)
+
+    def stance(self, request: JudgeRequest) -> StanceVerdict:
+        verdict = self.first.stance(request)
+        raw: dict[str, Any] = {"first": parsed_raw_answer(verdict)}
+        if verdict.failure is not None or verdict.stance not in _SIDES:
+            return restamped(verdict, self.provenance, raw, neutral=False)
+        second = self.second.stance(request)
+        raw["second"] = component_answer(second, str)
+        if second.failure is not None:
+            raw["second_failure"] = second.failure.value
+        agreed = second.failure is None and second.stance is verdict.stance
+        raw["agreed"] = agreed
+        return restamped(verdict, self.provenance, raw, neutral=not agreed)
+
+    def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
+        return parsed_attribution_verdicts(request, PROVIDER, VERSION, self.calibration_id)
