@@ -106,3 +106,16 @@ def test_the_real_pair_drops_a_topical_refute_the_cross_encoder_alone_makes() ->
     assert alone.stance is REFUTE
     assert both.stance is NEUTRAL
     assert DEFAULT_OFFLINE_JUDGE in JUDGES
+
+
+def test_the_shipped_second_judge_is_built_only_when_a_side_call_needs_it() -> None:
+    judge = AgreementJudge(Fixed(NEUTRAL, "0.90"))
+    judge.stance(REQUEST)
+    assert judge._second is None  # nothing to confirm: the embedding table is never loaded
+    wordllama = create_judge(SECOND_JUDGE)
+    # the calibration id is known before the judge is built, and is the one the built judge has
+    assert judge.calibration_id == agreement_calibration_id(CALIBRATION, wordllama.calibration_id)  # type: ignore[attr-defined]
+    AgreementJudge(Fixed(SUPPORT, "0.90")).stance(REQUEST)
+    confirmed = AgreementJudge(Fixed(SUPPORT, "0.90"))
+    confirmed.stance(REQUEST)
+    assert confirmed._second is not None

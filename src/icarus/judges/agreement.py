@@ -22,6 +22,8 @@ call: the first judge's failure passes through, a second-opinion failure demotes
 from __future__ import annotations
 
 import hashlib
+import threading
+from functools import cache
 from typing import Any
 
 from icarus.judges.offline import parsed_attribution_verdicts
@@ -46,6 +48,14 @@ SECOND_JUDGE = "offline-wordllama@1"
 _SIDES = (Stance.SUPPORT, Stance.REFUTE)
 
 
+@cache
+def _wordllama_calibration() -> str:
+    """The calibration id of the shipped WordLlama judge, read from its weights record alone."""
+    from icarus.judges.trained import load_weights
+
+    return load_weights().calibration.calibration_id
+
+
 def agreement_calibration_id(first: str, second: str) -> str:
     """This judge's calibration id for components calibrated as ``first`` and ``second``."""
     digest = hashlib.sha256(f"{first}\x00{second}".encode()).hexdigest()[:12]
@@ -61,19 +71,28 @@ class AgreementJudge:
             from icarus.judges.relevance import RelevanceJudge
 
             first = RelevanceJudge()
-        if second is None:
-            from icarus.judges.trained import OfflineWordLlamaJudge
-
-            second = OfflineWordLlamaJudge()
         self.first: Judge = first
-        self.second: Judge = second
-        self.calibration_id = agreement_calibration_id(
-            str(getattr(first, "calibration_id", "")), str(getattr(second, "calibration_id", ""))
+        self._second = second
+        self._second_lock = threading.Lock()
+        second_id = (
+            str(getattr(second, "calibration_id", "")) if second is not None else _wordllama_calibration()
         )
+        self.calibration_id = agreement_calibration_id(str(getattr(first, "calibration_id", "")), second_id)
         self.provenance = JudgeProvenance(
             provider=PROVIDER, version=VERSION, calibration_id=self.calibration_id
         )
         self._twin = WrappedTwin(lambda worker: AgreementJudge(worker, self.second))
+
+    @property
+    def second(self) -> Judge:
+        """The second judge, built when first needed: a check whose evidence draws no side call never
+        loads it (its embedding table takes a noticeable part of a one-sentence check's start)."""
+        with self._second_lock:
+            if self._second is None:
+                from icarus.judges.trained import OfflineWordLlamaJudge
+
+                self._second = OfflineWordLlamaJudge()
+            return self._second
 
     def __repr__(self) -> str:
         return f"AgreementJudge({PROVIDER}@{VERSION}: {self.first!r} where {self.second!r} agrees)"
