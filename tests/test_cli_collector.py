@@ -1,9 +1,12 @@
 """The command line pauses the cyclic garbage collector while a command loads and while a check runs, and
-leaves it as it found it."""
+leaves it as it found it; it lets OpenBLAS's idle threads sleep soon."""
 
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -61,3 +64,13 @@ def test_what_the_pause_built_is_frozen(collector_on: None) -> None:
     with collection_paused():
         kept = [[n] for n in range(1000)]
     assert gc.get_freeze_count() >= before + len(kept)
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "4"), ("12", "12")])
+def test_openblas_threads_sleep_soon_unless_told_otherwise(given: str | None, expected: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_THREAD_TIMEOUT"}
+    if given is not None:
+        env["OPENBLAS_THREAD_TIMEOUT"] = given
+    code = "import os, icarus.cli; print(os.environ['OPENBLAS_THREAD_TIMEOUT'])"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.strip() == expected
