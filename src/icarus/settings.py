@@ -110,10 +110,12 @@ class Settings(BaseSettings):
         "or an evaluation has many to ask.",
     )
     offline_judge: str = Field(
-        default="offline-minilm@4",
+        default="offline-minilm@5",
         description="Registered offline judge (name@version) used when no LLM endpoint is configured: "
-        "offline-minilm@4 (the default: the MiniLM cross-encoder with figures read by rule, behind a support "
-        "floor, its side calls on passages not about the claim's subject answered neutral), offline-minilm@3 "
+        "offline-minilm@5 (the default: offline-minilm@4's side calls kept only where the embedding judge "
+        "offline-wordllama@1 takes the same side), offline-minilm@4 (the MiniLM cross-encoder with figures "
+        "read by rule, behind a support floor, its side calls on passages not about the claim's subject "
+        "answered neutral), offline-minilm@3 "
         "(the same floor without the relevance gate), offline-minilm@2 (the cross-encoder with figures read "
         "by rule, every side call kept), offline-cascade@1 (the embedding judge screens out unrelated "
         "passages, the cross-encoder judges the rest: about twice as fast), offline-minilm@1 (the "

@@ -38,7 +38,8 @@ def test_registry_contents_are_pinned() -> None:
         JUDGES["x@1"] = JUDGES["offline-lexical@1"]  # type: ignore[index]
 
 
-def test_the_cross_encoder_behind_the_relevance_gate_judges_by_default() -> None:
+def test_by_default_the_gated_cross_encoder_judges_where_the_embedding_judge_agrees() -> None:
+    from icarus.judges.agreement import AgreementJudge
     from icarus.judges.relevance import RelevanceJudge
 
     for settings in (
@@ -46,8 +47,10 @@ def test_the_cross_encoder_behind_the_relevance_gate_judges_by_default() -> None
         Settings(llm_base_url="http://127.0.0.1:1/v1"),
     ):
         judge = judge_from_settings(settings)
-        assert isinstance(judge, RelevanceJudge)
-        assert isinstance(judge.base, OfflineMiniLMJudge)
+        assert isinstance(judge, AgreementJudge)
+        assert isinstance(judge.first, RelevanceJudge)
+        assert isinstance(judge.first.base, OfflineMiniLMJudge)
+        assert isinstance(judge.second, OfflineWordLlamaJudge)
 
 
 def test_llm_when_endpoint_and_model_are_set() -> None:
@@ -79,8 +82,8 @@ def test_unknown_name_and_missing_settings_are_clear_errors() -> None:
 def test_the_offline_judge_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     from icarus.judges.registry import DEFAULT_OFFLINE_JUDGE
 
-    assert Settings().offline_judge == DEFAULT_OFFLINE_JUDGE == "offline-minilm@4"
-    assert judge_from_settings(Settings()).provenance.version == "4"  # type: ignore[attr-defined]
+    assert Settings().offline_judge == DEFAULT_OFFLINE_JUDGE == "offline-minilm@5"
+    assert judge_from_settings(Settings()).provenance.version == "5"  # type: ignore[attr-defined]
     monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@1")
     assert isinstance(judge_from_settings(Settings()), OfflineLexicalJudge)
     monkeypatch.setenv("ICARUS_OFFLINE_JUDGE", "offline-lexical@7")

@@ -50,3 +50,27 @@ def test_the_similarity_does_not_import_wordllama() -> None:
         "assert 'wordllama' not in sys.modules and 'requests' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_embedding_judges_features_from_the_packaged_files_are_the_loaded_models(
+    packaged: PackagedEmbeddings,
+) -> None:
+    from icarus.judges.features import PairEncoder
+
+    claims, passages = [first for first, _ in PAIRS], [second for _, second in PAIRS]
+    loaded_rows, loaded_alignments = PairEncoder(load_wordllama()).encode_aligned(claims, passages)
+    rows, alignments = PairEncoder(packaged).encode_aligned(claims, passages)
+    assert np.array_equal(rows, loaded_rows)  # rows normalised as read equal the whole table normalised
+    assert alignments == loaded_alignments
+
+
+def test_the_embedding_judge_does_not_import_wordllama() -> None:
+    code = (
+        "import sys\n"
+        "from icarus.judges.protocol import JudgeRequest\n"
+        "from icarus.judges.trained import OfflineWordLlamaJudge\n"
+        "OfflineWordLlamaJudge().stance(JudgeRequest(claim_id='c', claim_text='Rates rose.', evidence_id='e',"
+        " excerpt='Rates fell.', evidence_text='Rates fell.'))\n"
+        "assert 'wordllama' not in sys.modules and 'requests' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -95,7 +95,8 @@ class AgreementJudge:
             return self._second
 
     def __repr__(self) -> str:
-        return f"AgreementJudge({PROVIDER}@{VERSION}: {self.first!r} where {self.second!r} agrees)"
+        second = repr(self._second) if self._second is not None else SECOND_JUDGE  # not built for a repr
+        return f"AgreementJudge({PROVIDER}@{VERSION}: {self.first!r} where {second} agrees)"
 
     def parallel_worker(self, requests: int) -> tuple[Judge, int]:
         """The first judge's twin (``judges.parallel``) beside the same second judge, which keeps no state

@@ -101,10 +101,18 @@ class PairEncoder:
     model: Any
 
     def __post_init__(self) -> None:
-        table = np.asarray(self.model.embedding, dtype=np.float32)
-        norms = np.linalg.norm(table, axis=1, keepdims=True)
-        self._unit = table / np.maximum(norms, 1e-8)
+        # Rows are widened and normalised as they are read: a pair reads a few dozen of the table's rows,
+        # and doing the whole table up front took a tenth of a second (each row's norm is its own, so the
+        # numbers are those of normalising the whole table)
+        self._table = self.model.embedding
         self._tokenizer = self.model.tokenizer
+
+    def _unit(self, ids: npt.NDArray[np.int64]) -> Matrix:
+        """The table's rows ``ids``, widened to float32 and scaled to unit length."""
+        rows = np.asarray(self._table[ids], dtype=np.float32)
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        unit: Matrix = rows / np.maximum(norms, 1e-8)
+        return unit
 
     @classmethod
     def packaged(cls) -> PairEncoder:
@@ -113,7 +121,7 @@ class PairEncoder:
     def _encoded(self, texts: list[str]) -> list[tuple[npt.NDArray[np.int64], list[tuple[int, int]]]]:
         """Token ids (padding dropped, at most ``_TOKEN_LIMIT``) and their character spans, per text."""
         encoded = self._tokenizer.encode_batch(texts, is_pretokenized=False, add_special_tokens=False)
-        limit = self._unit.shape[0] - 1
+        limit = self._table.shape[0] - 1
         out = []
         for enc in encoded:
             kept = [
@@ -127,7 +135,7 @@ class PairEncoder:
     def _pooled(self, ids: npt.NDArray[np.int64]) -> Matrix:
         if ids.size == 0:
             return np.zeros(EMBEDDING_DIM, dtype=np.float32)
-        vector: Matrix = np.asarray(self.model.embedding[ids], dtype=np.float32).mean(axis=0)
+        vector: Matrix = np.asarray(self._table[ids], dtype=np.float32).mean(axis=0)
         return vector / max(float(np.linalg.norm(vector)), 1e-8)
 
     def encode(self, claims: list[str], passages: list[str]) -> Matrix:
@@ -153,7 +161,7 @@ class PairEncoder:
             out[0:d], out[d : 2 * d], out[2 * d : 3 * d], out[3 * d : 4 * d] = c, p, c * p, np.abs(c - p)
             scalars = np.zeros(len(SCALARS), dtype=np.float32)
             if cids.size and pids.size:
-                claim_tokens, passage_tokens = self._unit[cids], self._unit[pids]
+                claim_tokens, passage_tokens = self._unit(cids), self._unit(pids)
                 # ufuncs, not BLAS: these products are tiny, and BLAS threads fight over a busy CPU
                 similarity = np.einsum("id,jd->ij", claim_tokens, passage_tokens)
                 claim_best, passage_best = similarity.max(axis=1), similarity.max(axis=0)

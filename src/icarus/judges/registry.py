@@ -8,7 +8,9 @@ claim's figures and their directions read by rule (``figures``). The older judge
 their names. ``offline-minilm@3`` is ``offline-minilm@2`` with per-side confidence floors under which a
 side call is answered neutral (``judges.thresholded``), chosen for verdict precision on a held-out set;
 ``offline-minilm@4`` adds a relevance gate: side calls on passages not about the claim's subject are
-answered neutral (``judges.relevance``).
+answered neutral (``judges.relevance``). ``offline-minilm@5``, the default, keeps ``offline-minilm@4``'s side
+calls only where ``offline-wordllama@1`` takes the same side (``judges.agreement``); it was chosen by
+``icarus_training.default_judge`` on the tune halves of every verdict set, precision on every set first.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ MINILM_RELEVANCE_JUDGE = "offline-minilm@4"
 MINILM_AGREEMENT_JUDGE = "offline-minilm@5"
 CASCADE_JUDGE = "offline-cascade@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
-DEFAULT_OFFLINE_JUDGE = MINILM_RELEVANCE_JUDGE
+DEFAULT_OFFLINE_JUDGE = MINILM_AGREEMENT_JUDGE
 OFFLINE_JUDGE = DEFAULT_OFFLINE_JUDGE
 """The offline judge used when no LLM endpoint is configured (kept under its older name for callers)."""
 

@@ -189,6 +189,11 @@ class PackagedEmbeddings:
             table = stored.get_tensor("embedding.weight")
         return cls(table, Tokenizer.from_file(str(tokenizer)))
 
+    @property
+    def embedding(self) -> npt.NDArray[np.float16]:
+        """The token table, under the name ``features.PairEncoder`` reads (float16: rows widen exactly)."""
+        return self.table
+
     def embed(self, text: str) -> npt.NDArray[np.float32]:
         """The mean of the text's token vectors, as ``WordLlamaInference.embed`` pools them (one row)."""
         encoded = self.tokenizer.encode_batch([text], is_pretokenized=False, add_special_tokens=False)
@@ -213,11 +218,17 @@ class PackagedEmbeddings:
 
 
 @cache
+def packaged_embeddings() -> PackagedEmbeddings:
+    """One ``PackagedEmbeddings`` per process, shared by the gate and the embedding judge (read-only)."""
+    return PackagedEmbeddings.packaged()
+
+
+@cache
 def _wordllama() -> Any:
-    """The loaded model where a judge already has it, else ``PackagedEmbeddings``."""
+    """The loaded model where something already has it, else the shared ``PackagedEmbeddings``."""
     from icarus.judges.features import load_wordllama
 
-    return load_wordllama() if load_wordllama.cache_info().currsize else PackagedEmbeddings.packaged()
+    return load_wordllama() if load_wordllama.cache_info().currsize else packaged_embeddings()
 
 
 def wordllama_similarity(claim: str, passage: str) -> float:

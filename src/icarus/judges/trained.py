@@ -39,7 +39,7 @@ import numpy.typing as npt
 
 from icarus.judges import text as tx
 from icarus.judges.calibration import Calibration
-from icarus.judges.features import FEATURE_VERSION, PairEncoder, TokenMatch, feature_width, load_wordllama
+from icarus.judges.features import FEATURE_VERSION, PairEncoder, TokenMatch, feature_width
 from icarus.judges.head import CLASSES, StanceHead
 from icarus.judges.offline import parsed_attribution_verdicts
 from icarus.judges.protocol import (
@@ -117,7 +117,10 @@ def load_weights(name: str = WEIGHTS_NAME, folder: Path | None = None) -> JudgeW
 
 @cache
 def _shared() -> tuple[PairEncoder, JudgeWeights]:
-    return PairEncoder(load_wordllama()), load_weights()
+    # WordLlama's packaged files read directly, without importing the wordllama package (and requests)
+    from icarus.judges.relevance import packaged_embeddings
+
+    return PairEncoder(packaged_embeddings()), load_weights()
 
 
 def candidate_passages(claim: str, excerpt: str, text: str) -> list[str]:
