@@ -119,3 +119,51 @@ def test_the_shipped_second_judge_is_built_only_when_a_side_call_needs_it() -> N
     confirmed = AgreementJudge(Fixed(SUPPORT, "0.90"))
     confirmed.stance(REQUEST)
     assert confirmed._second is not None
+
+
+PORT_CLAIM = "Container traffic at Halden harbor fell 12% in October, the port says."
+
+
+def _port_request(passage: str) -> JudgeRequest:
+    return JudgeRequest(
+        claim_id="c1", claim_text=PORT_CLAIM, evidence_id="e1", excerpt=passage, evidence_text=passage
+    )
+
+
+@pytest.mark.parametrize(
+    ("passage", "settled"),
+    [
+        ("In October the port handled 41,200 units, down 12% from 46,800 a year before.", True),
+        ("In October the port handled 41,200 units, up 12% from 36,800 a year before.", False),  # conflict
+        ("It is not true that traffic was down 12% in October.", False),  # negated: the rule stays out
+        ("Traffic at the harbor was quiet in October.", False),  # no figure
+    ],
+)
+def test_only_a_restated_figure_with_its_direction_settles_support(passage: str, settled: bool) -> None:
+    from icarus.judges.agreement import figures_support
+
+    assert figures_support(_port_request(passage)) is settled
+
+
+def test_a_support_the_figures_settle_stands_without_the_second_judge() -> None:
+    second = Fixed(NEUTRAL, "0.90")
+    request = _port_request("In October the port handled 41,200 units, down 12% from 46,800 a year before.")
+    verdict = AgreementJudge(Fixed(SUPPORT, "0.70"), second).stance(request)
+    assert verdict.stance is SUPPORT and second.asked == 0
+    assert json.loads(verdict.raw_answer)["settled_by_figures"] is True
+
+
+def test_a_refute_the_figures_settle_still_needs_the_second_judge() -> None:
+    second = Fixed(NEUTRAL, "0.90")
+    request = _port_request("In October the port handled 41,200 units, up 12% from 36,800 a year before.")
+    verdict = AgreementJudge(Fixed(REFUTE, "0.70"), second).stance(request)
+    assert verdict.stance is NEUTRAL and second.asked == 1
+
+
+def test_the_real_pair_keeps_the_ports_own_statistics_as_support() -> None:
+    request = _port_request(
+        "In October 2026 the port handled 41,200 twenty-foot equivalent units, down 12% from 46,800 in "
+        "October 2025."
+    )
+    assert create_judge(SECOND_JUDGE).stance(request).stance is NEUTRAL  # the embedding judge misses it
+    assert create_judge(MINILM_AGREEMENT_JUDGE).stance(request).stance is SUPPORT

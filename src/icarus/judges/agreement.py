@@ -13,6 +13,13 @@ reading claim and passage together, against token alignments of fixed embeddings
 overlap less than either's with itself. Nothing is fitted: the judge has no parameters of its own, and its
 calibration id is derived from its two components' ids, so a change to either is a new calibration.
 
+One support needs no second opinion: where the claim's own figures are restated with the same direction in
+a passage the judges read ("fell 12%" as "down 12%", no negation on either side: ``figures.figure_side``),
+the first judge's support stands. That is a rule's reading of the figure, not a model's guess about the
+topic, and the embedding judge cannot see it (it reads a port's own "down 12% from 46,800" as neutral). A
+figure *conflict* gets no such pass: a passage often carries other figures than the claim's, and refutes
+read into them are among the wrong decisions this judge exists to stop.
+
 A kept answer is the first judge's, restamped. A demoted one keeps the first judge's hops, scope and prompt
 hash; its stance is neutral and its confidence one minus the first judge's (as ``judges.thresholded``). The
 raw answer records both judges' answers and whether they agreed. A failure of either judge is never a side
@@ -39,7 +46,15 @@ from icarus.judges.protocol import (
 )
 from icarus.ledger.judgments import JudgeProvenance, Stance
 
-__all__ = ["FIRST_JUDGE", "PROVIDER", "SECOND_JUDGE", "VERSION", "AgreementJudge", "agreement_calibration_id"]
+__all__ = [
+    "FIRST_JUDGE",
+    "PROVIDER",
+    "SECOND_JUDGE",
+    "VERSION",
+    "AgreementJudge",
+    "agreement_calibration_id",
+    "figures_support",
+]
 
 PROVIDER = "offline-minilm"
 VERSION = "5"
@@ -54,6 +69,20 @@ def _wordllama_calibration() -> str:
     from icarus.judges.trained import load_weights
 
     return load_weights().calibration.calibration_id
+
+
+def figures_support(request: JudgeRequest) -> bool:
+    """Whether the claim's own figures, restated with the same direction, settle support in a passage the
+    judges read (``figures.figure_side`` over ``trained.candidate_passages``, as the cross-encoder reads)."""
+    from icarus.judges.figures import figure_side
+    from icarus.judges.quarantine import quarantine
+    from icarus.judges.trained import candidate_passages
+
+    claim = quarantine(request.claim_text).text
+    passages = candidate_passages(
+        claim, quarantine(request.excerpt).text, quarantine(request.evidence_text).text
+    )
+    return any(figure_side(claim, passage)[0] == "support" for passage in passages)
 
 
 def agreement_calibration_id(first: str, second: str) -> str:
@@ -107,6 +136,9 @@ class AgreementJudge:
         verdict = self.first.stance(request)
         raw: dict[str, Any] = {"first": parsed_raw_answer(verdict)}
         if verdict.failure is not None or verdict.stance not in _SIDES:
+            return restamped(verdict, self.provenance, raw, neutral=False)
+        if verdict.stance is Stance.SUPPORT and figures_support(request):
+            raw["settled_by_figures"] = True
             return restamped(verdict, self.provenance, raw, neutral=False)
         second = self.second.stance(request)
         raw["second"] = component_answer(second, str)
