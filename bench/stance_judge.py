@@ -27,6 +27,7 @@ from icarus.judges.registry import (
     CASCADE_JUDGE,
     DEFAULT_OFFLINE_JUDGE,
     LEXICAL_JUDGE,
+    MINILM_AGREEMENT_JUDGE,
     MINILM_FIGURES_JUDGE,
     MINILM_JUDGE,
     MINILM_RELEVANCE_JUDGE,
@@ -70,6 +71,8 @@ def _shipped_bytes(name: str) -> int:
         weights = Path(__file__).resolve().parents[1] / "src" / "icarus" / "judges" / "weights"
         record = weights / f"{name.replace('@', '-')}.json"
         return record.stat().st_size + _shipped_bytes(MINILM_FIGURES_JUDGE)
+    if name == MINILM_AGREEMENT_JUDGE:  # both components' files, the embedding table counted once
+        return _shipped_bytes(MINILM_RELEVANCE_JUDGE) + _shipped_bytes(WORDLLAMA_JUDGE)
     if name == CASCADE_JUDGE:
         parameters = parameters_file().stat().st_size
         return parameters + _shipped_bytes(MINILM_FIGURES_JUDGE) + _shipped_bytes(WORDLLAMA_JUDGE)
@@ -110,6 +113,7 @@ def _judges() -> list[tuple[str, Judge]]:
             MINILM_FIGURES_JUDGE,
             MINILM_THRESHOLDED_JUDGE,
             MINILM_RELEVANCE_JUDGE,
+            MINILM_AGREEMENT_JUDGE,
             CASCADE_JUDGE,
         )
     ]
@@ -120,7 +124,7 @@ def _judges() -> list[tuple[str, Judge]]:
 def _signed_products(judge: Judge) -> bool:
     if isinstance(judge, OfflineCascadeJudge):
         return _signed_products(judge.decider)
-    base = getattr(judge, "base", None)  # a floor or a gate over another judge
+    base = getattr(judge, "base", None) or getattr(judge, "first", None)  # a floor, gate or pair over a judge
     if base is not None:
         return _signed_products(base)
     return isinstance(judge, OfflineMiniLMJudge) and judge.weights.scorer.signed_products
