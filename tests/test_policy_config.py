@@ -109,3 +109,20 @@ def test_published_methodology_lists_every_reputation_source_with_its_version(re
         row = next(line for line in page.splitlines() if line.startswith(f"| {source.name}: "))
         assert f"| {source.version} |" in row
         assert source.licence.replace("|", "/") in row
+
+
+def test_the_catalogue_types_no_duration_it_should_read_from_the_config() -> None:
+    # "+24 h" once sat in G6's wording while the gate read the window from the config
+    typed = re.compile(r"\d+\s*(?:h|min|minutes?|hours?|days?)\b")
+    for entry in ALL_ENTRIES:
+        for wording in (entry.trigger, entry.effect):
+            assert not typed.search(re.sub(r"\{[^}]*\}", "", wording)), f"{entry.code}: {wording}"
+
+
+def test_the_g6_band_cap_in_prose_follows_the_configured_window() -> None:
+    policy = load_policy("icarus@1.2")
+    changed = policy.model_copy(
+        update={"gates": policy.gates.model_copy(update={"ongoing_window_hours": 36})}
+    )
+    (row,) = [line for line in render_methodology(changed).splitlines() if line.startswith("| G6 |")]
+    assert "band at most medium until 36 h after the event began" in row

@@ -67,7 +67,8 @@ GATES: tuple[RuleEntry, ...] = (
         "the claim is about an ongoing event that began less than {ongoing_window_hours} h ago with no "
         "official conclusion, or counted items are live coverage",
         "the first version is unverifiable (developing, as of the stated time); a decided label publishes "
-        "from the first recheck only when two consecutive runs agree; band at most medium until +24 h",
+        "from the first recheck only when two consecutive runs agree; band at most medium until "
+        "{ongoing_window_hours} h after the event began",
     ),
     RuleEntry(
         "G7",
