@@ -48,7 +48,7 @@ def test_a_check_runs_paused_and_restores_the_collector(
 ) -> None:
     seen: list[bool] = []
 
-    def run(text: str | None, post: Path | None, *rest: object) -> None:
+    def run(text: str | None, post: Path | None, *rest: object, **options: object) -> None:
         seen.append(gc.isenabled())
         raise RuntimeError("stop here")
 

@@ -88,7 +88,8 @@ def test_checking_a_sentence_loads_no_migration_tool_or_page_extractor(
     sample_corpus_env: dict[str, str],
 ) -> None:
     # a database already at the newest revision needs no Alembic; a sentence has no page to extract; the
-    # relevance gate reads WordLlama's files without its package (which imports requests for downloads)
+    # relevance gate reads WordLlama's files without its package (which imports requests for downloads); no
+    # link is read and no web search is configured, so no HTTP client is needed
     migrate(f"sqlite:///{Path(sample_corpus_env['ICARUS_DATA_DIR']) / 'icarus.db'}")
     unneeded = (
         "alembic",
@@ -99,6 +100,7 @@ def test_checking_a_sentence_loads_no_migration_tool_or_page_extractor(
         "tldextract",
         "wordllama",
         "requests",
+        "httpx",
     )
     assert _loaded_after(CHECK_A_SENTENCE, unneeded, sample_corpus_env) == []
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Final
-
-import httpx
+from typing import TYPE_CHECKING, Any, Final
 
 from icarus.jsonlines import json_error_reason
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["MAX_ANSWER_BYTES", "AnswerError", "json_object_answer", "parse_json", "read_capped"]
 

@@ -37,11 +37,19 @@ def check(
     output = "json" if as_json else "md" if as_md else "html" if as_html else "console"
     with collection_paused():  # for the pipeline's imports and the run (commands.collector)
         # imported once the arguments are known good: the pipeline loads the judges and the providers
+        from icarus.judges.background import JudgeInBackground
         from icarus.judges.registry import JudgeConfigError
+        from icarus.settings import Settings
+
+        settings = Settings()
+        judge = JudgeInBackground(settings)  # built while the rest of the pipeline is imported
+
         from icarus.pipeline.cli import run_check_command
         from icarus.scoring.icarus.config import UnknownPolicyError
 
         try:
-            run_check_command(text, post, post_id, policy, reputation or [], output)
+            run_check_command(
+                text, post, post_id, policy, reputation or [], output, settings=settings, judge=judge.result
+            )
         except (UnknownPolicyError, JudgeConfigError) as exc:
             fail(str(exc))

@@ -27,8 +27,6 @@ timeout of its own.
 from __future__ import annotations
 
 import hashlib
-import http.cookiejar
-import ssl
 import threading
 import time
 import zlib
@@ -36,9 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
-from typing import Protocol
-
-import httpx
+from typing import TYPE_CHECKING, Protocol
 
 from icarus.fetching.errors import (
     BadStatus,
@@ -56,6 +52,14 @@ from icarus.fetching.errors import (
 )
 from icarus.fetching.guard import CheckedURL, GuardPolicy, IPAddress, Resolver, URLGuard, system_resolver
 from icarus.settings import Settings
+
+if TYPE_CHECKING:
+    import ssl
+
+    import httpx
+
+# httpx, ssl and http.cookiejar are imported where a request is made: most fetchers (one per check, in
+# case a cited link is read) never make one, and importing them is a twentieth of a second of every check.
 
 __all__ = [
     "ALLOWED_CONTENT_TYPES",
@@ -398,6 +402,8 @@ class _Transient(Exception):
 
 
 def _tls_failure(exc: BaseException) -> bool:
+    import ssl
+
     seen: BaseException | None = exc
     for _ in range(8):  # httpx wraps httpcore, which wraps the ssl error
         if seen is None:
@@ -458,6 +464,10 @@ class SafeFetcher:
     def _http(self) -> httpx.Client:
         """The HTTP client, made for the first request: its TLS context takes a twentieth of a second to
         build, and most fetchers (one per check, in case a cited link is read) never send a request."""
+        import http.cookiejar
+
+        import httpx
+
         with self._client_lock:
             if self._closed:
                 raise RuntimeError("Cannot send a request, as the client has been closed.")
@@ -556,6 +566,8 @@ class SafeFetcher:
                 attempt = attempts
 
     def _attempt(self, url: str, budget: FetchBudget | None, allowed: frozenset[str]) -> _Redirect | _Body:
+        import httpx
+
         checked = self.guard.check(url)  # re-resolved and re-checked before every request
         if budget is not None:
             budget.ensure_time(url)
@@ -605,6 +617,8 @@ class SafeFetcher:
         allowed: frozenset[str],
         deadline: float,
     ) -> _Redirect | _Body:
+        import httpx
+
         url = str(checked.url)
         status = response.status_code
         if status in REDIRECT_STATUSES:
@@ -638,6 +652,8 @@ class SafeFetcher:
         return _Body(status=status, content_type=content_type, body=body, address=str(address))
 
     def _read_body(self, response: httpx.Response, url: str, deadline: float) -> bytes:
+        import httpx
+
         decoder = _decoder(response.headers.get("content-encoding"), self.limits.max_decompressed_bytes, url)
         parts: list[bytes] = []
         wire = 0

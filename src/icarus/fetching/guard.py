@@ -18,10 +18,12 @@ import re
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-
-import httpx
+from typing import TYPE_CHECKING
 
 from icarus.fetching.errors import BlockedURL, ResolutionFailed
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "DEFAULT_ALLOWED_PORTS",
@@ -207,6 +209,8 @@ class URLGuard:
 
         A host that does not resolve raises ``ResolutionFailed``.
         """
+        import httpx  # here, not above: a check that reads no link never needs it (fetching.fetch)
+
         text = str(url)
         if len(text) > self.policy.max_url_length:
             raise BlockedURL(f"URL longer than {self.policy.max_url_length} characters", url=text[:200])

@@ -75,22 +75,28 @@ def registry_from_settings(
     A check passes its own snapshot store (the C2PA look-up reads media from it), fetcher and archive (so
     the drift look-up shares their per-host limits) and policy; each defaults to what the settings name.
     """
-    from icarus.lookups.rdap import RdapLookup
-    from icarus.lookups.scholarly import CrossrefUpdatesLookup, RetractionWatchLookup, ScholarlyUpdatesLookup
-
+    # Each look-up's module (and the HTTP client it brings) is imported only where the settings turn it on.
     store = snapshots if snapshots is not None else SnapshotStore(settings.data_dir / "snapshots")
     adapters: dict[LookupName, LookupAdapter] = {}
     if settings.rdap_url:
+        from icarus.lookups.rdap import RdapLookup
+
         adapters[LookupName.RDAP] = RdapLookup(settings.rdap_url)
-    crossref = (
-        CrossrefUpdatesLookup(settings.crossref_url, settings.crossref_mailto)
-        if settings.crossref_url
-        else None
-    )
-    retraction_watch = (
-        RetractionWatchLookup(settings.retraction_watch_csv) if settings.retraction_watch_csv else None
-    )
-    if crossref or retraction_watch:
+    if settings.crossref_url or settings.retraction_watch_csv:
+        from icarus.lookups.scholarly import (
+            CrossrefUpdatesLookup,
+            RetractionWatchLookup,
+            ScholarlyUpdatesLookup,
+        )
+
+        crossref = (
+            CrossrefUpdatesLookup(settings.crossref_url, settings.crossref_mailto)
+            if settings.crossref_url
+            else None
+        )
+        retraction_watch = (
+            RetractionWatchLookup(settings.retraction_watch_csv) if settings.retraction_watch_csv else None
+        )
         adapters[LookupName.SCHOLARLY_UPDATES] = ScholarlyUpdatesLookup(crossref, retraction_watch)
     if settings.c2pa_validation:
         from icarus.lookups.c2pa import C2paLookup

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from rich.markup import escape
 
 from icarus.capture import CaptureError, capture_text, capture_x_mention
 from icarus.fetching import FetchError, SafeFetcher, SnapshotStore
+from icarus.judges import Judge
 from icarus.ledger import Subject
 from icarus.pipeline.addresses import foreign_scheme, web_address
 from icarus.pipeline.check import CheckOutput, CheckServices, run_check
@@ -109,12 +111,16 @@ def run_check_command(
     policy: str | None,
     reputation: list[Path],
     output: str,
+    *,
+    settings: Settings | None = None,
+    judge: Callable[[], Judge] | None = None,
 ) -> None:
-    settings = Settings()
+    """``judge``: gives the judge when the command started building it early (``judges.background``)."""
+    settings = settings if settings is not None else Settings()
     now = datetime.now(UTC).replace(microsecond=0)
     console = Console(stderr=True)
     try:
-        services = build_services(settings, policy_ref=policy, reputation_files=reputation)
+        services = build_services(settings, policy_ref=policy, reputation_files=reputation, judge=judge)
         subject = _subject(text, post, post_id, settings, now, services.snapshots)
         with console.status("checking") as status:
             outcome = run_check(subject, services, now, progress=lambda m: status.update(escape(m)))

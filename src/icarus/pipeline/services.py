@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from icarus.capture import capture_page
 from icarus.capture.ocr import RapidOcrEngine, TesseractEngine
 from icarus.fetching import SafeFetcher, SnapshotStore, WaybackArchive
-from icarus.judges import judge_from_settings
+from icarus.judges import Judge, judge_from_settings
 from icarus.judges.assist import assist_from_settings
 from icarus.ledger import Subject
 from icarus.lookups import registry_from_settings
@@ -26,9 +26,11 @@ def build_services(
     policy_ref: str | None = None,
     reputation_files: Sequence[Path] = (),
     record: bool = True,
+    judge: Callable[[], Judge] | None = None,
 ) -> CheckServices:
     """The services of one check. Its registry loads ``settings.reputation_files`` and then
-    ``reputation_files`` (``icarus check --reputation``), in that order."""
+    ``reputation_files`` (``icarus check --reputation``), in that order. ``judge``: gives the judge when one
+    is already being built (``judges.background``); otherwise ``judge_from_settings`` builds it here."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     store = None
     if record:
@@ -39,7 +41,7 @@ def build_services(
     snapshots = SnapshotStore(settings.data_dir / "snapshots")
     policy = load_policy(policy_ref or settings.policy)
     return CheckServices(
-        judge=judge_from_settings(settings),
+        judge=judge() if judge is not None else judge_from_settings(settings),
         providers=configured_providers(settings),
         registry=default_registry(*settings.reputation_files, *reputation_files),
         snapshots=snapshots,

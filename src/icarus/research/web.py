@@ -31,7 +31,6 @@ from datetime import date
 from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit
 
-import httpx
 from pydantic import SecretStr
 
 from icarus.provenance.canonical import registered_domain
@@ -164,6 +163,8 @@ class _WebProvider:
     def _get_json_once(
         self, url: str, params: dict[str, str | int], headers: dict[str, str] | None = None
     ) -> Any:
+        import httpx  # here, not above: a check whose providers are all local never needs it
+
         request_headers = {"Accept": "application/json", "User-Agent": self.user_agent, **(headers or {})}
         path = urlsplit(url).path  # logged and reported without the query string
         try:
