@@ -10,7 +10,9 @@ start (``python -c pass``) is measured in the same run, and ``over_python`` is e
 
 Wall time is what a user waits; it is also what other work on a shared machine inflates, so the CPU time
 of the process (user + system, from ``os.wait4``) is reported beside it: on a quiet machine the two agree
-within a few hundredths of a second for these single-threaded starts.
+within a few hundredths of a second for ``--help`` and ``score``; ``check`` builds its judge on a second
+thread (``icarus.judges.background``), so its CPU time exceeds its wall time by what the two threads
+overlap.
 """
 
 from __future__ import annotations
