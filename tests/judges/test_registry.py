@@ -26,6 +26,8 @@ def test_registry_contents_are_pinned() -> None:
     assert sorted(JUDGES) == [
         "offline-cascade@1",
         "offline-lexical@1",
+        "offline-minilm-fever@1",
+        "offline-minilm-fever@2",
         "offline-minilm@1",
         "offline-minilm@2",
         "offline-minilm@3",

@@ -33,7 +33,7 @@ from icarus.judges.calibration import expected_calibration_error, reliability
 from icarus.judges.metrics import accuracy, confusion, f1_by_label, macro_f1, side_calls
 from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest
-from icarus.judges.stancesets import LabelledPair
+from icarus.judges.stancesets import EVIDENCE_TEXT, LabelledPair
 from icarus.ledger.judgments import ScopeDimension
 from icarus.scoring.icarus.config import DEFAULT_POLICY, load_policy
 
@@ -74,7 +74,7 @@ def judge_pairs(
                 claim_text=pair.claim,
                 evidence_id=f"e{n}",
                 excerpt=pair.passage,
-                evidence_text=pair.passage,
+                evidence_text=pair.extra.get(EVIDENCE_TEXT, pair.passage),
             )
         )
         return JudgedPair(

@@ -33,6 +33,8 @@ __all__ = [
     "JUDGES",
     "LEXICAL_JUDGE",
     "MINILM_AGREEMENT_JUDGE",
+    "MINILM_FEVER_FLOORED_JUDGE",
+    "MINILM_FEVER_JUDGE",
     "MINILM_FIGURES_JUDGE",
     "MINILM_JUDGE",
     "MINILM_RELEVANCE_JUDGE",
@@ -53,6 +55,8 @@ MINILM_FIGURES_JUDGE = "offline-minilm@2"
 MINILM_THRESHOLDED_JUDGE = "offline-minilm@3"
 MINILM_RELEVANCE_JUDGE = "offline-minilm@4"
 MINILM_AGREEMENT_JUDGE = "offline-minilm@5"
+MINILM_FEVER_JUDGE = "offline-minilm-fever@1"
+MINILM_FEVER_FLOORED_JUDGE = "offline-minilm-fever@2"
 CASCADE_JUDGE = "offline-cascade@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
 DEFAULT_OFFLINE_JUDGE = MINILM_AGREEMENT_JUDGE
@@ -96,6 +100,18 @@ def _minilm_agreement(settings: Settings) -> Judge:
     return AgreementJudge()
 
 
+def _minilm_fever(settings: Settings) -> Judge:
+    from icarus.judges.fever_minilm import FeverMiniLMJudge
+
+    return FeverMiniLMJudge()
+
+
+def _minilm_fever_floored(settings: Settings) -> Judge:
+    from icarus.judges.fever_minilm import FlooredFeverJudge
+
+    return FlooredFeverJudge()
+
+
 def _cascade(settings: Settings) -> Judge:
     return OfflineCascadeJudge()
 
@@ -125,6 +141,8 @@ JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
         MINILM_THRESHOLDED_JUDGE: _minilm_thresholded,
         MINILM_RELEVANCE_JUDGE: _minilm_relevance,
         MINILM_AGREEMENT_JUDGE: _minilm_agreement,
+        MINILM_FEVER_JUDGE: _minilm_fever,
+        MINILM_FEVER_FLOORED_JUDGE: _minilm_fever_floored,
         CASCADE_JUDGE: _cascade,
         OPENAI_COMPATIBLE_JUDGE: _openai_compatible,
     }

@@ -25,7 +25,8 @@ test (the numbers reported).
 Held-out sets (``HELD_OUT_READERS``) are sets no shipped judge was trained on; training reads ``READERS``
 only. They have no train split: their validation split chooses thresholds, their test split measures them.
 
-* ``averitec``: each dev claim's answers (the answer only, never the annotator's question), each labelled
+* ``averitec``: each dev claim's answers (the answer as the passage; the question and the answer as the item's
+  whole text, ``EVIDENCE_TEXT``, as the checker's evidence item holds them), each labelled
   with its claim's side as the gold-label judge reads it (``evaluation.gold_judge.CLAIM_SIDE``): Supported →
   support, Refuted → refute, Not Enough Evidence → neutral; claims with conflicting evidence are left out,
   since their label says nothing of any one answer. The label is the claim's, not the answer's: an answer
@@ -57,6 +58,7 @@ from icarus.judges import text as tx
 
 __all__ = [
     "DATASET_FILES",
+    "EVIDENCE_TEXT",
     "FNC_SENTENCES",
     "FNC_UNRELATED_KEEP",
     "HELD_OUT_FILES",
@@ -75,6 +77,9 @@ __all__ = [
 ]
 
 STANCE_LABELS = ("support", "refute", "neutral")
+EVIDENCE_TEXT = "evidence_text"
+"""``LabelledPair.extra`` key of the item's whole text where the passage is an excerpt of it (AVeriTeC: the
+question, then the answer), so that a judge is asked as the checker asks it."""
 SCIFACT_NEUTRAL_PER_CLAIM = 2
 FNC_SENTENCES = 2
 FNC_UNRELATED_KEEP = 1
@@ -287,9 +292,8 @@ def _averitec(root: Path) -> Iterator[LabelledPair]:
         claim = str(row["claim"])
         for passage in answer_passages(row, f"{path}: claim {index}"):
             answer = passage.text[passage.quote_start :]
-            yield LabelledPair(
-                "averitec", claim, claim, answer, CLAIM_SIDE[label].value, {"claim_label": str(row["label"])}
-            )
+            extra = {"claim_label": str(row["label"]), EVIDENCE_TEXT: passage.text}
+            yield LabelledPair("averitec", claim, claim, answer, CLAIM_SIDE[label].value, extra)
 
 
 READERS: dict[str, Callable[[Path], Iterator[LabelledPair]]] = {
