@@ -37,7 +37,12 @@ from typing import Any
 
 from rich.console import Console
 
-from icarus_training.intervals import ClaimOutcome, macro_f1_interval, verdict_intervals
+from icarus_training.intervals import (
+    ClaimOutcome,
+    macro_f1_interval,
+    paired_macro_f1_difference,
+    verdict_intervals,
+)
 
 __all__ = [
     "FLOORED_JUDGE",
@@ -52,7 +57,7 @@ __all__ = [
 SCRIPT_VERSION = "2"
 REFERENCE_JUDGES = ("offline-minilm@2", "offline-minilm@5")
 FLOORED_JUDGE = "offline-minilm-fever@1"
-FLOORS: tuple[Decimal, ...] = tuple(Decimal(f) for f in ("0.00", "0.70", "0.80", "0.90"))
+FLOORS: tuple[Decimal, ...] = tuple(Decimal(f) for f in ("0.00", "0.70", "0.85"))
 MIN_DECIDED = 40
 MIN_PRECISION_LOW = 0.85
 ROOT = Path(__file__).parents[2]
@@ -107,6 +112,10 @@ def score_candidate(
         }
     judged, _ = judge_pairs(judge, pairs)
     stance = macro_f1_interval([j.pair.label for j in judged], [j.stance for j in judged])
+    by_set = {}
+    for dataset in dict.fromkeys(j.pair.dataset for j in judged):
+        own = [j for j in judged if j.pair.dataset == dataset]
+        by_set[dataset] = macro_f1_interval([j.pair.label for j in own], [j.stance for j in own]).to_json()
     pooled = verdict_intervals(outcomes)
     return {
         "candidate": name,
@@ -117,7 +126,9 @@ def score_candidate(
         "coverage": pooled["coverage"].to_json(),
         "stance_macro_f1": stance.to_json(),
         "stance_pairs": len(judged),
+        "stance_by_set": by_set,
         "sets": per_set,
+        "stances": [j.stance for j in judged],  # for paired comparisons; dropped from the record
     }
 
 
@@ -203,6 +214,20 @@ def markdown(record: dict[str, Any]) -> str:
             f"{cell(row['decided_precision'])} | {cell(row['coverage'])} | {cell(row['stance_macro_f1'])} | "
             f"{'yes' if qualifies(row, record['min_decided'], record['min_precision_low']) else 'no'} |"
         )
+    difference = f"stance_macro_f1_minus_{REFERENCE_JUDGES[0]}"
+    if record["candidates"] and difference in record["candidates"][0]:
+        stance_sets = list(record["candidates"][0]["stance_by_set"])
+        lines += [
+            "",
+            f"Stance macro-F1 by set [90 %], and the pooled difference from `{REFERENCE_JUDGES[0]}` on the same "
+            "pairs (paired bootstrap):",
+            "",
+            "| candidate | " + " | ".join(stance_sets) + f" | minus `{REFERENCE_JUDGES[0]}` |",
+            "|---|" + "---|" * (len(stance_sets) + 1),
+        ]
+        for row in record["candidates"]:
+            cells = [cell(row["stance_by_set"][name]) for name in stance_sets]
+            lines.append(f"| `{row['candidate']}` | " + " | ".join(cells) + f" | {cell(row[difference])} |")
     sets = list(record["candidates"][0]["sets"]) if record["candidates"] else []
     lines += ["", "Per set, decided (right) of claims:", "", "| candidate | " + " | ".join(sets) + " |"]
     lines.append("|---|" + "---|" * len(sets))
@@ -306,6 +331,16 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
             f"{name}: {row['decided']} decided ({row['right']} right) of {row['claims']}, precision "
             f"{row['decided_precision']}, stance macro-F1 {row['stance_macro_f1']['value']}"
         )
+    gold = [pair.label for pair in pairs]
+    baseline = next((row for row in rows if row["candidate"] == REFERENCE_JUDGES[0]), None)
+    for row in rows:
+        if baseline is not None:
+            # an interval that excludes zero says the candidate's stance answers beat the base judge's
+            row[f"stance_macro_f1_minus_{REFERENCE_JUDGES[0]}"] = paired_macro_f1_difference(
+                gold, row["stances"], baseline["stances"]
+            ).to_json()
+    for row in rows:
+        del row["stances"]
     chosen = choose(rows) if args.split == TUNE else None
     record: dict[str, Any] = {
         "script": f"icarus_training.judge_selection {SCRIPT_VERSION}",
