@@ -21,7 +21,6 @@ import wordllama
 
 from icarus.judges.cascade import OfflineCascadeJudge, parameters_file
 from icarus.judges.cross_encoder import OfflineMiniLMJudge, load_weights, usable_cores, weight_files
-from icarus.judges.fever_minilm import floors_file
 from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.judges.registry import (
@@ -29,7 +28,6 @@ from icarus.judges.registry import (
     DEFAULT_OFFLINE_JUDGE,
     LEXICAL_JUDGE,
     MINILM_AGREEMENT_JUDGE,
-    MINILM_FEVER_FLOORED_JUDGE,
     MINILM_FEVER_JUDGE,
     MINILM_FIGURES_JUDGE,
     MINILM_JUDGE,
@@ -118,7 +116,6 @@ def _judges() -> list[tuple[str, Judge]]:
             MINILM_RELEVANCE_JUDGE,
             MINILM_AGREEMENT_JUDGE,
             MINILM_FEVER_JUDGE,
-            *([MINILM_FEVER_FLOORED_JUDGE] if floors_file().is_file() else []),
             CASCADE_JUDGE,
         )
     ]

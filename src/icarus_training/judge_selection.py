@@ -21,8 +21,9 @@ The rule, fixed before any dev figure was read (selection rule 2):
    stays where it is and the record holds the curve (coverage against precision) that shows why.
 
 The record (``docs/evaluation/judge-selection/selection-2.json`` and ``.md``, with the curve as a PNG) keeps
-every candidate's figures, so the choice can be read and repeated; the chosen floors are written as
-``weights/offline-minilm-fever-2.json`` for ``offline-minilm-fever@2``.
+every candidate's figures, so the choice can be read and repeated. A chosen candidate becomes the default by
+a change to ``judges.registry`` that names this record; floors chosen for ``FLOORED_JUDGE`` would ship as a
+new judge version of their own.
 """
 
 from __future__ import annotations
@@ -358,20 +359,6 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     (args.out / f"{stem}.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     (args.out / f"{stem}.md").write_text(markdown(record), encoding="utf-8")
     curve_png(record, args.out / f"{stem}-curve.png")
-    if chosen is not None and chosen["floors"]:
-        from icarus.judges.fever_minilm import FLOORED_VERSION, PROVIDER, floors_file
-
-        target = args.weights / floors_file().name if args.weights else floors_file()
-        floors_record = {
-            "judge": f"{PROVIDER}@{FLOORED_VERSION}",
-            "base": FLOORED_JUDGE,
-            "base_calibration_id": remembered.calibration_id,
-            "thresholds": chosen["floors"],
-            "selection": {k: v for k, v in record.items() if k != "candidates"} | {"chosen_row": chosen},
-        }
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(floors_record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        console.print(f"floors {chosen['floors']} written to {target}")
     console.print(f"chosen: {record['chosen'] or 'none qualifies'}; wrote {args.out / stem}.md")
     return record
 

@@ -27,7 +27,6 @@ def test_registry_contents_are_pinned() -> None:
         "offline-cascade@1",
         "offline-lexical@1",
         "offline-minilm-fever@1",
-        "offline-minilm-fever@2",
         "offline-minilm@1",
         "offline-minilm@2",
         "offline-minilm@3",

@@ -21,8 +21,6 @@ The answer is the base answer restamped with this judge's name; a demoted one re
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from icarus.judges import text as tx
@@ -38,19 +36,14 @@ from icarus.judges.protocol import (
     restamped,
 )
 from icarus.judges.reported_speech import reported_speech, reports_speaker
-from icarus.judges.thresholded import SideThresholds, ThresholdedJudge, load_thresholds
 from icarus.ledger.judgments import JudgeProvenance, Stance
 
 __all__ = [
-    "FLOORED_VERSION",
-    "FLOORS_RECORD",
     "PROVIDER",
     "SHORT_EXCERPT_WORDS",
     "VERSION",
     "WEIGHTS_NAME",
     "FeverMiniLMJudge",
-    "FlooredFeverJudge",
-    "floors_file",
     "unreported_speech",
     "widened_excerpt",
 ]
@@ -128,39 +121,3 @@ class FeverMiniLMJudge:
 
     def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
         return parsed_attribution_verdicts(request, PROVIDER, VERSION, self.calibration_id)
-
-
-FLOORED_VERSION = "2"
-FLOORS_RECORD = "offline-minilm-fever-2"
-
-
-def floors_file() -> Path:
-    """Where ``icarus_training.judge_selection`` writes the chosen side floors (in the package)."""
-    return Path(str(resources.files("icarus.judges") / "weights")) / f"{FLOORS_RECORD}.json"
-
-
-class FlooredFeverJudge(ThresholdedJudge):
-    """``offline-minilm-fever@2``: ``offline-minilm-fever@1`` with the side floors chosen on the pooled tune
-    halves (``icarus_training.judge_selection``, rule 2); a side call under its side's floor is neutral."""
-
-    def __init__(self, base: Judge | None = None, thresholds: SideThresholds | None = None) -> None:
-        super().__init__(
-            base if base is not None else FeverMiniLMJudge(),
-            thresholds if thresholds is not None else load_thresholds(floors_file()),
-        )
-        digest = self.thresholds.calibration_id.rsplit("-", 1)[-1]
-        self.calibration_id = f"{FLOORS_RECORD}-{digest}"
-        self.provenance = JudgeProvenance(
-            provider=PROVIDER, version=FLOORED_VERSION, calibration_id=self.calibration_id
-        )
-        kept = self.thresholds
-        self._twin = WrappedTwin(lambda worker: FlooredFeverJudge(worker, kept))
-
-    def __repr__(self) -> str:
-        return (
-            f"FlooredFeverJudge({PROVIDER}@{FLOORED_VERSION}, support>={self.thresholds.support}, "
-            f"refute>={self.thresholds.refute})"
-        )
-
-    def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
-        return parsed_attribution_verdicts(request, PROVIDER, FLOORED_VERSION, self.calibration_id)

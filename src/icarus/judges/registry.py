@@ -33,7 +33,6 @@ __all__ = [
     "JUDGES",
     "LEXICAL_JUDGE",
     "MINILM_AGREEMENT_JUDGE",
-    "MINILM_FEVER_FLOORED_JUDGE",
     "MINILM_FEVER_JUDGE",
     "MINILM_FIGURES_JUDGE",
     "MINILM_JUDGE",
@@ -56,7 +55,6 @@ MINILM_THRESHOLDED_JUDGE = "offline-minilm@3"
 MINILM_RELEVANCE_JUDGE = "offline-minilm@4"
 MINILM_AGREEMENT_JUDGE = "offline-minilm@5"
 MINILM_FEVER_JUDGE = "offline-minilm-fever@1"
-MINILM_FEVER_FLOORED_JUDGE = "offline-minilm-fever@2"
 CASCADE_JUDGE = "offline-cascade@1"
 OPENAI_COMPATIBLE_JUDGE = "openai-compatible@1"
 DEFAULT_OFFLINE_JUDGE = MINILM_AGREEMENT_JUDGE
@@ -106,12 +104,6 @@ def _minilm_fever(settings: Settings) -> Judge:
     return FeverMiniLMJudge()
 
 
-def _minilm_fever_floored(settings: Settings) -> Judge:
-    from icarus.judges.fever_minilm import FlooredFeverJudge
-
-    return FlooredFeverJudge()
-
-
 def _cascade(settings: Settings) -> Judge:
     return OfflineCascadeJudge()
 
@@ -142,7 +134,6 @@ JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
         MINILM_RELEVANCE_JUDGE: _minilm_relevance,
         MINILM_AGREEMENT_JUDGE: _minilm_agreement,
         MINILM_FEVER_JUDGE: _minilm_fever,
-        MINILM_FEVER_FLOORED_JUDGE: _minilm_fever_floored,
         CASCADE_JUDGE: _cascade,
         OPENAI_COMPATIBLE_JUDGE: _openai_compatible,
     }
