@@ -20,6 +20,7 @@ from types import MappingProxyType
 
 from icarus.judges.cascade import OfflineCascadeJudge
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
+from icarus.judges.fever_minilm import FeverMiniLMJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import Judge
 from icarus.judges.relevance import RelevanceJudge
@@ -99,8 +100,6 @@ def _minilm_agreement(settings: Settings) -> Judge:
 
 
 def _minilm_fever(settings: Settings) -> Judge:
-    from icarus.judges.fever_minilm import FeverMiniLMJudge
-
     return FeverMiniLMJudge()
 
 
