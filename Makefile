@@ -121,6 +121,7 @@ eval: $(STAMP)
 	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --reputation $(EVAL_REGISTRY) --judge gold-labels@1 --out $(EVAL_OUT)/ceiling/with-registry --json > /dev/null
 	rm -rf $(EVAL_REGISTRY_DIR)
 	$(MAKE) eval-splits
+	$(MAKE) eval-selection-dev
 
 # AVeriTeC's tune and dev halves, gold evidence and open retrieval, for the base judge (offline-minilm@2), and
 # offline-minilm@3 and @4 (whose floors and gate were chosen on tune), with the gold-label ceiling; the judges'
