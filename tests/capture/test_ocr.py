@@ -54,7 +54,9 @@ needs_model = pytest.mark.skipif(
 
 def render(text: str = SENTENCE, *, width: int = 1000, height: int = 300) -> np.ndarray:
     image = np.full((height, width, 3), 255, np.uint8)
-    cv2.putText(image, text, (30, height // 2 + 20), cv2.FONT_HERSHEY_SIMPLEX, 1.6, (0, 0, 0), 4, cv2.LINE_AA)
+    # Scale 1.3, stroke 2: every character of SENTENCE reads at 0.97 or more. At heavier strokes the
+    # "l" of "Inflation" sits near a tie with "I", and on some CPUs it reads at under 0.6.
+    cv2.putText(image, text, (30, height // 2 + 20), cv2.FONT_HERSHEY_SIMPLEX, 1.3, (0, 0, 0), 2, cv2.LINE_AA)
     return image
 
 
@@ -141,6 +143,9 @@ def test_rapidocr_reads_a_clear_screenshot(clear_reading: CapturedImage, png: by
     figure = next(token for token in clear_reading.tokens if token.text == "1.8%")
     assert figure.confidence >= Decimal("0.90")
     assert figure.second_pass_text is None
+    # The G2 tests below take this image as clear; say so here first if the model reads it otherwise.
+    weakest = min(clear_reading.tokens, key=lambda token: token.confidence)
+    assert weakest.confidence >= Decimal("0.90"), f"{weakest.text!r} read at {weakest.confidence}"
 
 
 @needs_model
