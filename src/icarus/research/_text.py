@@ -7,6 +7,8 @@ import re
 from datetime import UTC, date, datetime
 from email.utils import parsedate_to_datetime
 
+from dateutil import parser as date_parser
+
 __all__ = [
     "NEGATIONS",
     "STOPWORDS",
@@ -74,6 +76,11 @@ _DATE_FORMATS = (
     "%d %B %Y",
     "%d %b %Y",
 )
+# Two different fill-in dates: a string that names its own day, month and year parses the same against both,
+# so a date missing a part ("October 2020") is refused rather than completed with an invented one.
+_FILL_INS = (datetime(1801, 1, 1), datetime(1802, 2, 2))
+# dateutil reads a two-digit year against today's century; only a written-out year is read.
+_FULL_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 
 
 def parse_datetime(value: object) -> datetime | None:
@@ -113,4 +120,20 @@ def _parse_date_string(text: str) -> datetime | None:
     try:
         return parsedate_to_datetime(text)  # RFC 2822, as in HTTP and feed dates
     except (TypeError, ValueError, IndexError):
+        pass
+    return _day_first(text)
+
+
+def _day_first(text: str) -> datetime | None:
+    """Other written dates, read by dateutil with the day first: "2-10-2020" (the D-M-YYYY of corpora built
+    from AVeriTeC) is 2 October 2020. A month over 12 still reads as US order ("12/25/2020")."""
+    if _FULL_YEAR.search(text) is None:
         return None
+    readings: set[datetime] = set()
+    for fill_in in _FILL_INS:
+        try:
+            reading: datetime = date_parser.parse(text, dayfirst=True, default=fill_in)
+        except (ValueError, OverflowError):
+            return None
+        readings.add(reading)
+    return readings.pop() if len(readings) == 1 else None
