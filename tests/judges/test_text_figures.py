@@ -44,3 +44,27 @@ def test_a_long_page_of_figures_gives_every_figure() -> None:
     page = "In 2019 the firm sold 2,500 units and 3,400 parts. " * 3000
     assert tx.years(page) == {2019}
     assert len(tx.quantities(page)) == 6000
+
+
+def test_digits_in_a_name_or_code_are_not_figures() -> None:
+    # "COVID-19" once gave a FIGURES FOUND entry of "19"; the figures beside the names still count.
+    def read(text: str) -> list[str]:
+        return [q.text for q in tx.stated_figures(text)]
+
+    assert read("COVID-19 deaths: Lagos recorded 1,450 deaths in 2020.") == ["1,450"]
+    assert read("covid-19 cases rose 19 percent") == ["19 percent"]
+    assert read("The G7 pledged $1.9 trillion; MH17 carried 298 people; H1N1 killed 12,000.") == [
+        "$1.9 trillion",
+        "298",
+        "12,000",
+    ]
+    assert read("SARS-CoV-2 and the F-35 and Type-2 diabetes and CO2 emissions") == []
+    # a word that only qualifies the figure keeps it
+    assert read("a top-10 economy, 1-in-5 adults, over-65s, 10-15% of voters") == [
+        "10",
+        "1",
+        "5",
+        "65",
+        "10",
+        "15%",
+    ]

@@ -119,7 +119,7 @@ def _primary_kind(
     if official:
         if _LEGAL_TEXT.search(item.title or ""):
             return PrimaryKind.OFFICIAL_TEXT
-        return PrimaryKind.OFFICIAL_DATA if tx.quantities(item.text) else PrimaryKind.OFFICIAL_SITE
+        return PrimaryKind.OFFICIAL_DATA if tx.stated_figures(item.text) else PrimaryKind.OFFICIAL_SITE
     if relay:
         return None
     if context.speaker and _speaks_for(item, context.speaker):

@@ -13,6 +13,8 @@ items' attributions ("according to the Halden Port Authority"). An official stat
 one extra corroboration search when its budget allows; if that still leaves one, the panel's confidence is
 capped at ``SINGLE_SOURCE_CONFIDENCE_CAP`` and the explanation says so. When documents give different
 values, every value found is listed (FIGURES FOUND) so the explanation must account for the disagreement.
+Figures are read with ``icarus.judges.text.stated_figures``: the digits of a name or code ("COVID-19",
+"G7", "H1N1") are not a figure.
 """
 
 from __future__ import annotations
@@ -54,20 +56,20 @@ class LoadBearing:
 
     @classmethod
     def of(cls, claim_text: str) -> LoadBearing:
-        stated = tx.quantities(claim_text)
+        stated = tx.stated_figures(claim_text)
         if stated:
             first = stated[0]
             return cls(first.text, first.value, first.unit)
         return cls(claim_text.strip())
 
     def stated_in(self, text: str) -> bool:
-        return self.value is not None and any(self._same(q) for q in tx.quantities(text))
+        return self.value is not None and any(self._same(q) for q in tx.stated_figures(text))
 
     def other_value_in(self, text: str) -> str | None:
         """A figure in ``text`` in the claim's unit with another value, as written."""
         if self.value is None:
             return None
-        for quantity in tx.quantities(text):
+        for quantity in tx.stated_figures(text):
             if quantity.unit == self.unit and not tx.same_value(abs(quantity.value), abs(self.value)):
                 return quantity.text
         return None
@@ -186,7 +188,7 @@ def _entry_factory(item: EvidenceItem, published: datetime | None) -> Callable[[
 
 
 def _normalised(value: str) -> str:
-    stated = tx.quantities(value)
+    stated = tx.stated_figures(value)
     return f"{abs(stated[0].value).normalize()}{stated[0].unit}" if stated else value.casefold()
 
 

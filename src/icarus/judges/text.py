@@ -25,6 +25,7 @@ __all__ = [
     "quantities",
     "same_value",
     "sentence_spans",
+    "stated_figures",
     "stem",
     "tokens",
     "years",
@@ -97,6 +98,12 @@ _PLACE_AFTER = re.compile(
 _GAZETTEER_PATTERN = re.compile(
     r"\b(?:" + "|".join(sorted((re.escape(p) for p in _GAZETTEER), key=len, reverse=True)) + r")\b",
     re.IGNORECASE,
+)
+
+# A word before a hyphen that joins it to a figure rather than naming something: "top-10", "over-65s",
+# "1-in-5", "mid-30s" state figures; "COVID-19", "F-35", "Type-2" are names.
+_FIGURE_PREFIXES = frozenset(
+    {"top", "bottom", "pre", "post", "mid", "sub", "non", "anti", "ex", "near", "up"}
 )
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[A-Z0-9\"'“‘(\[])|\n+")
@@ -279,6 +286,38 @@ def quantities(text: str) -> list[Quantity]:
         )
         found.append(Quantity(value, unit, match.start(), end, text[match.start() : end].strip()))
     return found
+
+
+def stated_figures(text: str) -> list[Quantity]:
+    """``quantities`` without the digits of names and codes ("COVID-19", "G7", "H1N1"): the figures a
+    debate's research compares. The judges keep reading ``quantities`` as they were trained on it, so
+    their recorded validation numbers still reproduce; a new judge version may move to this reading."""
+    return [q for q in quantities(text) if not _part_of_name(text, _digits_start(text, q.start))]
+
+
+def _digits_start(text: str, start: int) -> int:
+    """Where a quantity's digits start: its match may begin at a currency sign or a space before them."""
+    while start < len(text) and not text[start].isdigit():
+        start += 1
+    return start
+
+
+def _part_of_name(text: str, start: int) -> bool:
+    """Whether the digits at ``text[start:]`` belong to a name or code rather than state a figure: joined to
+    a letter ("G7", "MH17", "H1N1", "CO2"), or to a word by a hyphen ("COVID-19", "F-35", "SARS-CoV-2"),
+    unless that word only qualifies the figure (``_FIGURE_PREFIXES``, or a stopword as in "1-in-5")."""
+    if start == 0:
+        return False
+    before = text[start - 1]
+    if before.isalpha():
+        return True
+    if before != "-":
+        return False
+    word_start = start - 1
+    while word_start > 0 and text[word_start - 1].isalpha():
+        word_start -= 1
+    word = text[word_start : start - 1].casefold()
+    return bool(word) and word not in _FIGURE_PREFIXES and word not in STOPWORDS
 
 
 def same_value(a: Decimal, b: Decimal) -> bool:

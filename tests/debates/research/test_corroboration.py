@@ -193,3 +193,26 @@ def test_a_bare_number_does_not_state_a_percentage() -> None:
     assert not element.stated_in("Published 2026-11-14 at 13:20, traffic fell sharply.")
     assert element.stated_in("Traffic fell 20 percent in October.")
     assert element.other_value_in("Traffic fell 12% in October.") == "12%"
+
+
+def test_a_disease_name_is_not_a_competing_figure(tmp_path: Path) -> None:
+    # The failing case: "COVID-19" was read as the figure 19, listed under FIGURES FOUND against the claim's.
+    element = LoadBearing.of("Lagos recorded 1,200 deaths from COVID-19 in 2020")
+    assert (element.element, element.unit) == ("1,200", "death")
+    assert element.other_value_in("COVID-19 deaths: Lagos recorded 1,450 deaths in 2020.") == "1,450"
+    assert LoadBearing.of("COVID-19 vaccines are safe").value is None  # a named fact, no figure
+    claim = ClaimToResearch("Lagos recorded 1,200 deaths from COVID-19 in 2020", NOW)
+    pages = [
+        Page("lagos-one", "dailyone.example", "Lagos COVID-19 toll", "Lagos recorded 1,200 deaths from "
+             "COVID-19 in 2020, the state health ministry said."),
+        Page("lagos-two", "dailytwo.example", "COVID-19 deaths in Lagos", "COVID-19 deaths: Lagos recorded "
+             "1,450 deaths in 2020, by our count of hospital records."),
+    ]  # fmt: skip
+    reputation = records(tmp_path, {"dailyone.example": NEWS, "dailytwo.example": NEWS})
+    panel = run_method(
+        ResearchMode.TWO_STEP,
+        claim,
+        services_for(tmp_path, write_pages(tmp_path / "pages", pages), reputation),
+    )
+    assert {entry.value for entry in panel.figures_found} == {"1,200", "1,450"}
+    assert "19 (" not in panel.explanation

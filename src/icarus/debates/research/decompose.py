@@ -93,7 +93,7 @@ def split_claim(text: str) -> list[Part]:
             parts.append(Part(question, kind))
 
     for clause in _clauses(text):
-        stated = tx.quantities(clause)
+        stated = tx.stated_figures(clause)
         if not stated:
             add(clause, "clause")
             continue
@@ -217,7 +217,7 @@ def _name(verdict: Verdict) -> PanelVerdictName:
 
 
 def _figure_rank(block: Corroboration | None) -> int:
-    return 0 if block is not None and tx.quantities(block.element) else 1
+    return 0 if block is not None and tx.stated_figures(block.element) else 1
 
 
 def _unique_sources(citations: Sequence[Citation]) -> list[Citation]:

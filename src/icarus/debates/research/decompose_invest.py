@@ -42,7 +42,7 @@ def follow_up_queries(findings: Findings) -> tuple[list[PlannedQuery], str | Non
         if query is not None:
             queries.append(query)
             said.append(f"the originator {originator}")
-    stated = tx.quantities(findings.question)
+    stated = tx.stated_figures(findings.question)
     if stated:
         period = " ".join(
             sorted(tx.months(findings.question) | {str(y) for y in tx.years(findings.question)})
