@@ -406,6 +406,28 @@ def test_a_malformed_caption_file_is_a_422_naming_the_line(site: Site) -> None:
     assert isinstance(detail["line"], int) and f"line {detail['line']}" in detail["message"]
 
 
+def test_a_caption_upload_names_the_faulty_line_and_why(site: Site) -> None:
+    headers = site.token()
+    debate_id = site.debate(headers)
+    cues = [
+        f"{n}\n00:00:{n:02},000 --> 00:00:{n:02},900\nSPEAKER_1: Taxes rose {n} percent.\n"
+        for n in range(1, 60)
+    ]
+    for timing, line, reason in [
+        ("00:00:30,000 -> 00:00:30,900", 118, "'->' where the arrow must be '-->'"),
+        ("00:00:30,000 --> 00:00:3X,900", 118, "end time '00:00:3X,900' is not a timestamp"),
+    ]:
+        body = "\n".join(cues).replace("00:00:30,000 --> 00:00:30,900", timing).encode()
+        answer = site.client.post(
+            f"/v1/debates/{debate_id}/transcript?format=srt", content=body, headers=headers
+        )
+        assert answer.status_code == 422, answer.text
+        detail = answer.json()["detail"]
+        assert detail["line"] == line and reason in detail["reason"]
+        assert detail["message"] == f"line {line}: {detail['reason']}"
+    assert site.client.get(f"/v1/debates/{debate_id}/claims", headers=headers).json()["claims"] == []
+
+
 def test_a_transcript_over_the_cap_is_a_413(site: Site) -> None:
     headers = site.token()
     debate_id = site.debate(headers)

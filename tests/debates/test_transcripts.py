@@ -216,7 +216,116 @@ def test_an_srt_cue_without_timing_names_its_line() -> None:
 
 def test_an_srt_cue_ending_before_it_starts_names_its_line() -> None:
     error = _error(SRT.replace("00:00:08,500 --> 00:00:10,000", "00:00:10,500 --> 00:00:10,000"))
-    assert (error.line, error.reason) == (11, "the cue ends before it starts")
+    assert error.line == 11
+    assert error.reason == "the cue ends before it starts (00:00:10,000 is earlier than 00:00:10,500)"
+
+
+def _long_srt(cues: int, broken: dict[int, str] | None = None) -> str:
+    """``cues`` numbered cues two seconds apart; ``broken`` replaces the timing line of some cues."""
+    blocks = []
+    for number in range(1, cues + 1):
+        start = number * 2
+        timing = f"00:{start // 60:02}:{start % 60:02},000 --> 00:{start // 60:02}:{start % 60:02},900"
+        timing = (broken or {}).get(number, timing)
+        blocks.append(f"{number}\n{timing}\nSPEAKER_1: Taxes rose {number} percent.\n")
+    return "\n".join(blocks)
+
+
+def _timing_line(cue: int) -> int:
+    return 4 * (cue - 1) + 2  # four lines a cue: number, timing, text, blank
+
+
+@pytest.mark.parametrize(
+    ("timing", "named"),
+    [
+        ("00:04:58,000 -> 00:04:59,000", "'->' where the arrow must be '-->'"),
+        ("00:04:58,000 ==> 00:04:59,000", "'==>' where the arrow must be '-->'"),
+        ("00:04:58,000 00:04:59,000", "no '-->' between the start and end times"),
+        ("00:04:58,000", "no '-->' between the start and end times"),
+    ],
+)
+def test_a_mistyped_srt_arrow_names_its_own_line_in_a_long_file(timing: str, named: str) -> None:
+    # srt reads a line without "-->" as text of the cue before, whose valid timing used to be blamed.
+    error = _error(_long_srt(300, {150: timing}), "srt")
+    assert error.line == _timing_line(150)
+    assert error.reason == f"malformed cue timing {timing!r}: {named}"
+
+
+@pytest.mark.parametrize("side", ["start", "end"])
+def test_a_timestamp_with_a_letter_is_a_bad_timestamp_not_an_early_end(side: str) -> None:
+    # srt reads "00:29:5X,000" as 00:29:05 and keeps "X,000" as position data.
+    timing = "00:29:5X,000 --> 00:29:59,000" if side == "start" else "00:29:58,000 --> 00:29:5X,000"
+    error = _error(_long_srt(300, {150: timing}), "srt")
+    assert error.line == _timing_line(150)
+    assert f"{side} time '00:29:5X,000' is not a timestamp (expected HH:MM:SS,mmm" in error.reason
+    assert "before it starts" not in error.reason
+
+
+@pytest.mark.parametrize(
+    ("timing", "why"),
+    [
+        ("00:04:58,000 --> 00:61:00,000", "minutes and seconds run from 00 to 59"),
+        ("00:04:58,0000 --> 00:04:59,000", "is not a timestamp"),
+        ("00:04:58,000x --> 00:04:59,000", "is not a timestamp"),
+        ("--> 00:04:59,000", "start time missing"),
+    ],
+)
+def test_each_bad_srt_timestamp_is_named(timing: str, why: str) -> None:
+    error = _error(_long_srt(20, {10: timing}), "srt")
+    assert (error.line, error.reason[:20]) == (_timing_line(10), "malformed cue timing")
+    assert why in error.reason
+
+
+def test_a_cue_truly_ending_before_it_starts_is_named_as_such() -> None:
+    error = _error(_long_srt(300, {150: "00:29:58,000 --> 00:29:05,000"}), "srt")
+    assert error.line == _timing_line(150)
+    assert error.reason == "the cue ends before it starts (00:29:05,000 is earlier than 00:29:58,000)"
+
+
+def test_the_first_fault_in_the_file_is_the_one_named() -> None:
+    broken = {40: "00:01:21,000 --> 00:01:20,000", 200: "00:06:40,000 -> 00:06:41,000"}
+    assert _error(_long_srt(300, broken), "srt").line == _timing_line(40)
+
+
+def test_a_cue_number_without_its_timing_line_names_the_line_where_the_timing_belongs() -> None:
+    error = _error(_long_srt(300, {150: "and then the timing went missing"}), "srt")
+    assert error.line == _timing_line(150)
+    assert error.reason.startswith("cue 150 has no timing line")
+    assert "found 'and then the timing went missing'" in error.reason
+    at_the_end = _error(_long_srt(3) + "\n4\n", "srt")
+    assert (at_the_end.line, at_the_end.reason[:18]) == (13, "cue 4 has no timin")
+
+
+def test_cue_numbers_may_be_left_out() -> None:
+    lines = _long_srt(300).split("\n")
+    del lines[_timing_line(150) - 2]  # cue 150's number line
+    segments = parse_transcript("\n".join(lines), "srt")
+    assert len(segments) == 300 and segments[149].text == "Taxes rose 150 percent."
+
+
+def test_a_mistyped_arrow_in_the_first_cue_or_without_blank_lines_is_named() -> None:
+    first = _error(_long_srt(5, {1: "00:00:02,000 -> 00:00:02,900"}), "srt")
+    assert (first.line, "'->'" in first.reason) == (2, True)
+    packed = "1\n00:00:01,000 --> 00:00:02,000\nOne.\n2\n00:00:03,000 - > 00:00:04,000\nTwo.\n"
+    error = _error(packed, "srt")
+    assert (error.line, "'- >' where the arrow must be '-->'" in error.reason) == (5, True)
+
+
+def test_speech_opening_with_a_clock_time_stays_speech() -> None:
+    text = "1\n00:00:01,000 --> 00:00:04,000\nSPEAKER_1: Polls closed at\n10:30:00 sharp last night.\n"
+    (segment,) = parse_transcript(text, "srt")
+    assert segment.text == "Polls closed at 10:30:00 sharp last night."
+
+
+def test_a_mistyped_webvtt_arrow_names_its_timing_line() -> None:
+    error = _error(VTT.replace("00:00:04.500 --> 00:00:08.000", "00:00:04.500 -> 00:00:08.000"), "vtt")
+    assert error.line == 7
+    assert (
+        error.reason
+        == "malformed cue timing '00:00:04.500 -> 00:00:08.000': '->' where the arrow must be '-->'"
+    )
+    bad_stamp = _error(VTT.replace("00:00:04.500 --> 00:00:08.000", "00:00:04.500 --> 00:00:0X.000"), "vtt")
+    assert (bad_stamp.line, "end time '00:00:0X.000' is not a timestamp" in bad_stamp.reason) == (7, True)
 
 
 @pytest.mark.parametrize(

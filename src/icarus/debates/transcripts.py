@@ -25,6 +25,7 @@ import webvtt
 import webvtt.vtt
 from webvtt.errors import MalformedCaptionError, MalformedFileError
 
+from icarus.debates.cue_timing import ARROW, SRT, VTT, looks_like_timing, timing_problem
 from icarus.debates.errors import DebateError
 from icarus.debates.model import Segment
 
@@ -388,9 +389,8 @@ def _locate_vtt_error(text: str) -> tuple[int | None, str | None]:
             continue
         offset, line = timing[0]
         if not webvtt.vtt.WebVTTCueBlock.STRICT_CUE_TIMINGS_PATTERN.match(line):
-            return (
-                first_line + offset,
-                f"malformed cue timing {line.strip()[:80]!r} (expected HH:MM:SS.mmm --> HH:MM:SS.mmm)",
+            return first_line + offset, timing_problem(line, VTT) or (
+                f"malformed cue timing {line.strip()[:80]!r} (expected HH:MM:SS.mmm --> HH:MM:SS.mmm)"
             )
         if len(timing) > 1:
             second = first_line + timing[1][0]
@@ -418,6 +418,11 @@ def _refuse_stray_vtt_text(text: str) -> None:
     next(blocks, None)  # the WEBVTT header and its metadata
     for first_line, block in blocks:
         if not any("-->" in line for line in block) and not block[0].startswith(_NON_CUE_BLOCKS):
+            # A timing line with a mistyped arrow, as the block's first line or after its cue id.
+            for offset, line in enumerate(block[:2]):
+                if looks_like_timing(line, where_a_timing_goes=True):
+                    problem = timing_problem(line, VTT) or "malformed cue timing"
+                    raise TranscriptError(problem, first_line + offset)
             raise TranscriptError(
                 f"text outside a cue (no timing line): {block[0].strip()[:80]!r}", first_line
             )
@@ -450,14 +455,6 @@ def _parse_srt(text: str) -> list[Segment]:
     usable = None not in indexes and len(set(indexes)) == len(indexes)
     for position, (_, timing, subtitle) in enumerate(subtitles, start=1):
         content: str = subtitle.content
-        orphan = _ORPHAN_INDEX.search(content)
-        if orphan:
-            # srt reads a blank line inside a cue as part of its text; a lone number after one is the
-            # number of a cue whose timing line is missing.
-            where = timing + 1 + content.count("\n", 0, orphan.start(1))
-            raise TranscriptError(
-                f"cue {orphan.group(1)} has no timing line (expected HH:MM:SS,mmm --> HH:MM:SS,mmm)", where
-            )
         builder.add_cue(
             _Cue(
                 base_id=f"srt-{subtitle.index if usable else position}",
@@ -479,20 +476,50 @@ def _srt_cue_blocks(text: str) -> Iterator[tuple[int, int, str]]:
     A cue runs from its number line (or its timing line) to the next cue's. ``srt`` reads a whole file by
     trying its patterns at every position of any stretch it cannot read, which is cubic in a run of
     digits there; handed one cue at a time it never scans such a stretch.
+
+    Every timing line is checked here, in file order, before ``srt`` sees any: a mistyped arrow would
+    otherwise make ``srt`` fold the cue into the one before, and a bad timestamp can pass as position data.
     """
     lines = text.split("\n")
     starts: list[tuple[int, int]] = []  # (first line index, timing line index)
+    opens_block = True  # the line follows a blank line or starts the file
+    number_at: int | None = None  # index of the cue number just read at the start of a block
     for index, line in enumerate(lines):
-        if "-->" in line:
+        stripped = line.strip()
+        if not stripped:
+            if number_at is not None:
+                raise _no_timing(lines[number_at], number_at + 1)
+            opens_block = True
+            continue
+        timing_slot = opens_block or number_at is not None
+        if ARROW in line or looks_like_timing(line, where_a_timing_goes=timing_slot):
+            problem = timing_problem(line, SRT)
+            if problem is not None:
+                raise TranscriptError(problem, index + 1)
             numbered = index > 0 and _SRT_INDEX.fullmatch(lines[index - 1].strip()) is not None
             starts.append((index - 1 if numbered else index, index))
-    leading = starts[0][0] if starts else len(lines)
-    for index in range(leading):
-        if lines[index].strip():
-            raise TranscriptError(f"text outside a cue: {lines[index].strip()[:80]!r}", index + 1)
+            number_at = None
+        elif number_at is not None:
+            raise _no_timing(lines[number_at], index + 1, found=stripped)
+        elif opens_block and _CUE_NUMBER.fullmatch(stripped):
+            number_at = index
+        elif not starts:
+            raise TranscriptError(f"text outside a cue: {stripped[:80]!r}", index + 1)
+        opens_block = False
+    if number_at is not None:
+        raise _no_timing(lines[number_at], number_at + 1)
     for number, (first, timing) in enumerate(starts):
         end = starts[number + 1][0] if number + 1 < len(starts) else len(lines)
         yield first + 1, timing + 1, "\n".join(lines[first:end]) + "\n"
+
+
+def _no_timing(number_line: str, line: int, found: str | None = None) -> TranscriptError:
+    what = f", found {found[:80]!r}" if found is not None else ""
+    return TranscriptError(
+        f"cue {number_line.strip()} has no timing line (expected HH:MM:SS,mmm {ARROW} HH:MM:SS,mmm "
+        f"after its number{what})",
+        line,
+    )
 
 
 def _read_srt_cue(block: str, first: int, timing: int) -> srt.Subtitle:
@@ -517,7 +544,8 @@ def _read_srt_cue(block: str, first: int, timing: int) -> srt.Subtitle:
 
 
 _SRT_INDEX = re.compile(srt.RGX_INDEX)
-_ORPHAN_INDEX = re.compile(r"\n[ \t]*\n[ \t]*(\d+)[ \t]*(?:\n|$)")
+# A lone number opening a block is a cue number (srt would read it as text of the cue before).
+_CUE_NUMBER = re.compile(r"\d+")
 
 
 def _seconds(value: timedelta) -> float:
