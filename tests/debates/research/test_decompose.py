@@ -9,6 +9,7 @@ from pathlib import Path
 from icarus.debates.model import ResearchMode, Verdict
 from icarus.debates.research import ClaimToResearch, LlmConfig, run_method
 from icarus.debates.research.decompose import MAX_PARTS, decompose, split_claim
+from icarus.judges import text as tx
 from tests.debates.research.corpora import NOW, sample_services
 from tests.judges.conftest import FakeServer, fake_llm
 
@@ -90,3 +91,58 @@ def test_an_unreachable_llm_falls_back_to_the_rules(tmp_path: Path) -> None:
     services.llm = LlmConfig("http://127.0.0.1:9/v1", "tiny", timeout_s=2)
     parts, trace = decompose(ClaimToResearch(WRONG_FIGURE, NOW), services)
     assert trace["split"] == "rules" and len(parts) == 2
+
+
+RICE = "Nigerians eat rice at least 3 times a month"
+MILITARY = "The military ruled Nigeria for a cumulative 29 of Nigeria's 60 years"
+
+
+def test_a_figure_that_is_what_the_clause_counts_is_never_cut_out(tmp_path: Path) -> None:
+    # The failing cases: the sub-questions read "…at least times a month" and "for a cumulative of
+    # Nigeria's years". A count is the fact itself, so the clause is asked whole.
+    assert questions(RICE) == [(RICE, "figure")]
+    assert questions(MILITARY) == [(MILITARY, "figure")]
+    assert questions("Nigeria has 36 states and 774 local governments") == [
+        ("Nigeria has 36 states and 774 local governments", "figure")
+    ]
+    panel = run_method(ResearchMode.DECOMPOSE, ClaimToResearch(RICE, NOW), sample_services(tmp_path))
+    assert [sub.question for sub in panel.sub_questions] == [RICE]
+
+
+def test_every_figure_of_the_claim_is_in_some_part_and_only_a_change_loses_its_size() -> None:
+    for claim in (
+        RICE,
+        MILITARY,
+        WRONG_FIGURE,
+        "Prices in Lagos rose by about 4 percent in March",
+        "Exports rose 12% to $3.2 billion in 2020, while imports fell 3%",
+    ):
+        parts = split_claim(claim)
+        stated = {q.text for q in tx.stated_figures(claim)}
+        assert stated <= {q.text for part in parts for q in tx.stated_figures(part.question)}, claim
+        for part in parts:
+            if part.kind == "fact":  # a direction: the clause less the size of its change, nothing else
+                assert not tx.stated_figures(part.question) and " times " not in part.question
+    assert questions("Prices in Lagos rose by about 4 percent in March")[1] == (
+        "Prices in Lagos rose in March",
+        "fact",
+    )
+
+
+def test_clauses_come_before_directions_when_parts_run_out() -> None:
+    claim = (
+        "Exports from Halden fell 5% in spring; imports to Halden rose 3% in spring; "
+        "wages in Halden fell 2% in spring; rents in Halden rose 4% in spring"
+    )
+    parts = split_claim(claim)
+    assert len(parts) == MAX_PARTS
+    assert [p.kind for p in parts] == ["figure"] * MAX_PARTS  # every figure asked; no room for directions
+
+
+def test_an_llm_split_that_leaves_out_a_figure_is_rejected(tmp_path: Path, fake_llm: FakeServer) -> None:
+    fake_llm.reply_json({"parts": ["Nigerians eat rice at least times a month", "Nigerians eat rice"]})
+    services = sample_services(tmp_path)
+    services.llm = LlmConfig(fake_llm.base_url, "tiny", timeout_s=5)
+    parts, trace = decompose(ClaimToResearch(RICE, NOW), services)
+    assert trace["split"] == "rules" and [p.question for p in parts] == [RICE]
+    assert "no part states the claim's numbers 3" in trace["llm_calls"][0]["detail"]

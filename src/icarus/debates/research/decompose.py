@@ -6,12 +6,16 @@ scored and corroborated separately (``gather.investigate``); ``panel_verdicts.co
 their verdicts, which is where ``partially_true`` comes from (the direction holds, the figure does not).
 
 The split is asked of the configured LLM when there is one, and made by rules otherwise (or when the LLM's
-answer is rejected):
+answer is rejected: too many parts, a number the claim does not state, or a number of the claim's that no
+part states):
 
 * clauses: the claim is cut at ";" and at "and", "but" or "while" introducing a new clause, then at the
   clause boundaries claim extraction uses (``icarus.claims.split_clauses``);
-* figures: a clause stating a figure is asked as stated (the figure part) and, without the figure, as the
-  fact it qualifies ("traffic fell in October"), when enough words remain to search for;
+* figures: a clause stating a figure is asked as stated (the figure part) and, when every figure in it is
+  the size of a change ("fell 20%", "rose to 3%"), also as the direction without the size ("traffic fell
+  in October"), when enough words remain to search for. A figure that is what the clause counts ("at
+  least 3 times a month", "a cumulative 29 of Nigeria's 60 years", "36 states") is the fact itself: the
+  clause is asked whole, never with its numbers cut out;
 * comparisons and time qualifiers stay inside their clause, so each part is checked with them.
 
 At most ``MAX_PARTS`` sub-questions; budgets are shared, so a part researched late may find less.
@@ -28,6 +32,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict, Field
 
 from icarus.claims import split_clauses
+from icarus.claims.figures import FALL_VERBS, RISE_VERBS
 from icarus.debates.corroboration import figures_found_text
 from icarus.debates.model import (
     Citation,
@@ -60,6 +65,8 @@ _CLAUSE_JOINS = re.compile(
     r";\s*|,?\s+(?:and|but|while|whereas)\s+(?=(?:the|a|an|its|their|his|her|this|that|these|it|they|[A-Z]))"
 )
 _FIGURE_LEAD = r"(?:\s+(?:by|to|of|about|around|nearly|almost|some|roughly|over|more\s+than|less\s+than))*"
+# A change verb and the words between it and its size: "fell", "rose by", "grew to about".
+_CHANGE_LEAD = rf"(?P<verb>\b(?:{RISE_VERBS}|{FALL_VERBS})){_FIGURE_LEAD}\s*"
 _DECOMPOSE_TASK = (
     "Split a claim into at most four short, self-contained sub-claims that can each be checked on their own: "
     "each figure, each named fact, each comparison, each time qualifier. Keep the claim's own words, numbers "
@@ -81,16 +88,18 @@ class _Decomposition(BaseModel):
 
 
 def split_claim(text: str) -> list[Part]:
-    """The rule-based split (see the module text); the whole claim when nothing splits it."""
-    parts: list[Part] = []
+    """The rule-based split (see the module text); the whole claim when nothing splits it. Clauses come
+    before directions when there are more parts than ``MAX_PARTS``: a direction repeats its clause without
+    the figure, so a clause cut for one would lose figures no other part states."""
+    candidates: list[Part] = []
     seen: set[str] = set()
 
     def add(question: str, kind: str) -> None:
         question = " ".join(question.split()).strip(" ,;.")
         key = question.casefold()
-        if question and key not in seen and len(parts) < MAX_PARTS:
+        if question and key not in seen:
             seen.add(key)
-            parts.append(Part(question, kind))
+            candidates.append(Part(question, kind))
 
     for clause in _clauses(text):
         stated = tx.stated_figures(clause)
@@ -98,12 +107,24 @@ def split_claim(text: str) -> list[Part]:
             add(clause, "clause")
             continue
         add(clause, "figure")
-        without = clause
-        for quantity in stated:
-            without = re.sub(_FIGURE_LEAD + r"\s*" + re.escape(quantity.text), "", without, count=1)
-        if len(_content_words(without)) >= MIN_PART_WORDS:
-            add(without, "fact")
-    return parts or [Part(text.strip(), "clause")]
+        direction = _direction(clause, [quantity.text for quantity in stated])
+        if direction is not None and len(_content_words(direction)) >= MIN_PART_WORDS:
+            add(direction, "fact")
+    whole = [part for part in candidates if part.kind != "fact"][:MAX_PARTS]
+    room = MAX_PARTS - len(whole)
+    chosen = {*whole, *[part for part in candidates if part.kind == "fact"][:room]}
+    return [part for part in candidates if part in chosen] or [Part(text.strip(), "clause")]
+
+
+def _direction(clause: str, figures: Sequence[str]) -> str | None:
+    """The clause with the size of each change cut out ("fell 20% in October" -> "fell in October"); None
+    when a figure is not the size of a change, because cutting it would lose the fact it states."""
+    direction = clause
+    for figure in figures:
+        direction, cut = re.subn(_CHANGE_LEAD + re.escape(figure), r"\g<verb>", direction, count=1)
+        if not cut:
+            return None
+    return direction
 
 
 def _clauses(text: str) -> list[str]:
@@ -138,6 +159,9 @@ def llm_split(claim: ClaimToResearch, services: ResearchServices) -> tuple[list[
             added = _numbers(part) - stated
             if added:  # a part may only restate the claim's own figures and dates
                 return f"a part states numbers the claim does not: {', '.join(sorted(added))}"
+        lost = stated - {number for part in answer.parts for number in _numbers(part)}
+        if lost:  # each figure and date of the claim is asked about in some part
+            return f"no part states the claim's numbers {', '.join(sorted(lost))}"
         return None
 
     answer = client.ask(LLMRole.WRITER, _DECOMPOSE_TASK, f"Claim: {claim.text}", _Decomposition, check=check)
