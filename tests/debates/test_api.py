@@ -466,22 +466,73 @@ def test_results_while_pending_then_answered(slow_site: Site) -> None:
     )
 
 
-def test_a_rerun_researches_only_the_missing_method(site: Site) -> None:
+def test_a_list_of_methods_runs_only_those_the_claim_lacks(site: Site) -> None:
     headers = site.token()
     debate_id = site.debate(headers)
     text = "Exports doubled to 8 billion."
     site.claim(headers, debate_id, text)
-    again = site.client.post(
-        "/v1/claim", json={"text": text, "debate_id": debate_id, "research_mode": "two_step"}, headers=headers
-    )
-    assert again.json()["new_claim"] is False and again.json()["queued_methods"] == []
-    assert again.json()["already_researched"] == ["two_step"]
+    body = {"text": text, "debate_id": debate_id, "research_modes": ["two_step", "decompose", "two_step"]}
+    listed = site.client.post("/v1/claim", json=body, headers=headers)
+    assert listed.status_code == 202, listed.text
+    assert listed.json()["new_claim"] is False and listed.json()["queued_methods"] == ["decompose"]
+    assert listed.json()["already_researched"] == ["two_step"]
+    assert [mode for mode, _text, _strong in site.research.calls] == [TWO_STEP, DECOMPOSE]
+    again = site.client.post("/v1/claim", json=body, headers=headers).json()
+    assert again["queued_methods"] == [] and again["panel_ids"] == []
+    assert again["already_researched"] == ["two_step", "decompose"] and len(site.research.calls) == 2
     added = site.client.post(
         "/v1/claim",
         json={"text": text, "debate_id": debate_id, "research_mode": "local", "manually_added": True},
         headers=headers,
     )
     assert added.json()["queued_methods"] == ["local"]
+
+
+def test_an_empty_list_of_methods_adds_the_claim_and_researches_nothing(site: Site) -> None:
+    headers = site.token()
+    debate_id = site.debate(headers)
+    body = {"text": "Exports doubled to 8 billion.", "debate_id": debate_id, "research_modes": []}
+    added = site.client.post("/v1/claim", json=body, headers=headers)
+    assert added.status_code == 202, added.text
+    assert added.json()["new_claim"] is True and added.json()["queued_methods"] == []
+    assert site.research.calls == []
+    [claim] = site.client.get(f"/v1/debates/{debate_id}/claims", headers=headers).json()["claims"]
+    assert claim["claim_id"] == added.json()["claim_id"] and claim["claim_verdict"] is None
+
+
+def test_a_named_method_already_run_runs_again_as_a_new_panel(slow_site: Site) -> None:
+    site = slow_site
+    headers = site.token()
+    debate_id = site.debate(headers)
+    text = "Exports doubled to 8 billion."
+    claim_id = site.claim(headers, debate_id, text)
+    site.service.run_due()
+    path = f"/v1/claims/{claim_id}/results?debate_id={debate_id}"
+    first = site.client.get(path, headers=headers).json()
+    assert first["claim_verdict"]["verdict"] == "true"
+
+    site.research.default = Verdict.FALSE  # the evidence has moved on since the first check
+    body = {"text": text, "debate_id": debate_id, "research_mode": "two_step"}
+    again = site.client.post("/v1/claim", json=body, headers=headers)
+    assert again.status_code == 202, again.text
+    assert again.json()["queued_methods"] == ["two_step"] and again.json()["already_researched"] == []
+    [new_panel] = again.json()["panel_ids"]
+    waiting = site.client.get(path, headers=headers).json()
+    assert waiting["claim_verdict"] == first["claim_verdict"]  # the earlier answer stands meanwhile
+    assert [(p["research_mode"], p["state"]) for p in waiting["panels"]] == [
+        ("two_step", "done"),
+        ("two_step", "pending"),
+    ]
+
+    site.service.run_due()  # the worker's job runner picks the queued panel up
+    assert [mode for mode, _text, _strong in site.research.calls] == [TWO_STEP, TWO_STEP]
+    done = site.client.get(path, headers=headers).json()
+    assert [(p["panel_id"] == new_panel, p["verdict"]) for p in done["panels"]] == [
+        (False, "true"),
+        (True, "false"),
+    ]
+    assert done["claim_verdict"]["verdict"] == "false"
+    assert done["claim_verdict"]["selected_panel_id"] == new_panel
 
 
 def test_claim_and_results_refuse_bad_input(site: Site) -> None:
@@ -491,6 +542,24 @@ def test_claim_and_results_refuse_bad_input(site: Site) -> None:
         "/v1/claim", json={"text": "x 1", "debate_id": debate_id, "research_mode": "magic"}, headers=headers
     )
     assert bad_mode.status_code == 422 and "body.research_mode" in bad_mode.json()["detail"]
+    for modes, field in [
+        (["two_step", "magic"], "body.research_modes.1"),
+        ("two_step", "body.research_modes"),
+    ]:
+        listed = site.client.post(
+            "/v1/claim",
+            json={"text": "x 1", "debate_id": debate_id, "research_modes": modes},
+            headers=headers,
+        )
+        assert listed.status_code == 422 and listed.json()["errors"][0]["field"] == field, listed.text
+    both = site.client.post(
+        "/v1/claim",
+        json={"text": "x 1", "debate_id": debate_id, "research_mode": "local", "research_modes": ["local"]},
+        headers=headers,
+    )
+    assert both.status_code == 422 and "research_mode" in both.json()["detail"]
+    assert "research_modes" in both.json()["detail"] and "not both" in both.json()["detail"]
+    assert site.research.calls == []  # nothing refused was added or researched
     assert (
         site.client.post("/v1/claim", json={"text": "", "debate_id": debate_id}, headers=headers).status_code
         == 422

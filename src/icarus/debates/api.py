@@ -459,16 +459,20 @@ def build_debate_router(service: DebateService, security: Security) -> APIRouter
         responses={**_NOT_FOUND, 429: {"description": "Claim quota or spend limit reached"}},
     )
     def submit_claim(body: ClaimIn, caller: Api) -> ClaimAccepted:
-        """Add a claim or check one again. Only the methods the claim lacks run (`strong_language` reruns
-        them searching in English and Spanish too)."""
+        """Add a claim or check one again. `research_mode` re-checks with that method, even one already
+        run (a new panel; the earlier one stays); `research_modes` runs only the listed methods the claim
+        lacks; neither: the debate's methods the claim lacks. `strong_language` reruns them searching in
+        English and Spanish too."""
+        named, recheck = body.named_methods()
         with _answering():
             done = service.submit_claim(
                 caller,
                 body.debate_id,
                 body.text,
-                research_mode=body.research_mode,
+                research_mode=named,
                 manually_added=body.manually_added,
                 strong_language=body.strong_language,
+                recheck=recheck,
             )
         return ClaimAccepted(
             claim_id=done.claim_id,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
 from icarus.debates.model import (
@@ -185,13 +185,20 @@ class SegmentsIn(_In):
 
 
 class ClaimIn(_In):
-    """``POST /v1/claim``: add a claim to a debate, or check one again (another method, or in English and
-    Spanish too)."""
+    """``POST /v1/claim``: add a claim to a debate, or check one again (another method, the same method
+    again, or in English and Spanish too). Name one ``research_mode`` or a list of ``research_modes``, or
+    neither for the debate's methods; see ``icarus.debates.rechecks``."""
 
     text: Text = Field(min_length=1, max_length=2000)
     debate_id: DebateId
     research_mode: ResearchMode | None = Field(
-        default=None, description="One method; left out, the claim's configured methods (the missing ones)."
+        default=None,
+        description="Re-check with this one method; it runs even if the claim already has its panel.",
+    )
+    research_modes: list[ResearchMode] | None = Field(
+        default=None,
+        description="The methods the claim should have: only those it lacks run ([] researches nothing). "
+        "Left out, with no research_mode: the debate's methods (the missing ones).",
     )
     manually_added: bool = Field(
         default=False, description="The elector waits for this method's panel; the panel does not vote."
@@ -199,6 +206,20 @@ class ClaimIn(_In):
     strong_language: bool = Field(
         default=False, description="Also search in English and Spanish (an explicit rerun)."
     )
+
+    _modes = field_validator("research_modes", mode="after")(_distinct)
+
+    @model_validator(mode="after")
+    def _one_way_to_name_methods(self) -> ClaimIn:
+        if self.research_mode is not None and self.research_modes is not None:
+            raise ValueError("give research_mode (a re-check) or research_modes (the missing ones), not both")
+        return self
+
+    def named_methods(self) -> tuple[list[ResearchMode] | None, bool]:
+        """The methods named (None for the debate's) and whether they run again where already run."""
+        if self.research_mode is not None:
+            return [self.research_mode], True
+        return self.research_modes, False
 
 
 class VoteIn(_In):
@@ -377,7 +398,9 @@ class ClaimAccepted(BaseModel):
     debate_id: str
     new_claim: bool = Field(description="false when the claim was already in the debate")
     panel_ids: list[int]
-    queued_methods: list[ResearchMode] = Field(description="only the methods the claim still lacked")
+    queued_methods: list[ResearchMode] = Field(
+        description="the methods this request queued: those the claim lacked, or the re-checked method"
+    )
     already_researched: list[ResearchMode]
     links: dict[str, str]
 

@@ -64,6 +64,7 @@ from icarus.debates.model import (
     Verdict,
 )
 from icarus.debates.model_choice import ModelWeights
+from icarus.debates.rechecks import plan_methods
 from icarus.debates.research.base import Budget, ClaimToResearch
 from icarus.debates.retries import (
     AdjudicationBudget,
@@ -631,18 +632,21 @@ class DebateService:
         research_mode: ResearchMode | Sequence[ResearchMode] | None = None,
         manually_added: bool = False,
         strong_language: bool = False,
+        recheck: bool = False,
     ) -> ClaimSubmitted:
         """Add a claim to a debate or check one again.
 
-        Only the methods the claim has no panel for yet run (``strong_language`` reruns them all, searching
-        also in English and Spanish). Without ``research_mode``: the debate's methods for a new claim, the
-        claim's own for a rerun. ``manually_added`` panels widen what the answer waits for but never vote.
-        Administrators may run any method, others only their plan's; quota and spend limit apply to all."""
+        Only the methods the claim has no panel for yet run, unless ``recheck`` (the methods named run
+        again) or ``strong_language`` (they all run again, searching also in English and Spanish); see
+        ``rechecks.plan_methods``. Without ``research_mode``: the debate's methods for a new claim, the
+        claim's own for a rerun; an empty list researches nothing. ``manually_added`` panels widen what
+        the answer waits for but never vote. Administrators may run any method, others only their plan's;
+        quota and spend limit apply to all."""
         caller.require(Role.API, "submitting a claim")
         text = text.strip()
         if not text:
             raise InvalidChange("a claim needs text")
-        asked = _modes(research_mode)
+        asked = None if research_mode is None else _modes(research_mode)
         if asked:
             check_methods(caller, asked)
         now = self.clock()
@@ -655,15 +659,15 @@ class DebateService:
             existing = (
                 [] if claim is None else [repo.panel_row(p) for p in repo.panel_rows(session, claim.id)]
             )
-            if asked:
-                modes = asked
-            elif strong_language and existing:
-                modes = list(dict.fromkeys(p.research_mode for p in existing if not p.strong_language))
-            else:
-                modes = list(debate.settings.research_modes)
-            check_methods(caller, modes)
-            have = {p.research_mode for p in existing}
-            to_run = modes if strong_language else [m for m in modes if m not in have]
+            plan = plan_methods(
+                asked,
+                recheck=recheck,
+                strong_language=strong_language,
+                configured=debate.settings.research_modes,
+                existing=existing,
+            )
+            check_methods(caller, plan.considered)
+            to_run = plan.to_run
             if to_run:
                 check_budget(session, caller.organisation_id, caller.plan, now, new_claim=created)
             if claim is None:
@@ -702,7 +706,7 @@ class DebateService:
                 created,
                 ids,
                 list(to_run),
-                [m for m in modes if m in have and m not in to_run],
+                plan.already_researched,
             )
 
         submitted = self.store.transaction(work)
@@ -1720,9 +1724,7 @@ def _settings_with(current: DebateSettings, changes: Mapping[str, Any]) -> Debat
         raise InvalidChange("invalid debate settings", errors) from exc
 
 
-def _modes(research_mode: ResearchMode | Sequence[ResearchMode] | None) -> list[ResearchMode]:
-    if research_mode is None:
-        return []
+def _modes(research_mode: ResearchMode | Sequence[ResearchMode]) -> list[ResearchMode]:
     if isinstance(research_mode, str):
         research_mode = [research_mode]
     try:
