@@ -91,13 +91,15 @@ class ResearchDelay(StrEnum):
 
 
 class ScopeDecision(StrEnum):
-    """``same_scope`` and ``unclear`` documents are kept; the ``different_*`` ones are context only."""
+    """``same_scope`` and ``unclear`` documents are kept; the ``different_*`` ones are context only
+    (``different_subject``: not about the claim's subject at all, ``icarus.debates.relevance``)."""
 
     SAME_SCOPE = "same_scope"
     UNCLEAR = "unclear"
     DIFFERENT_QUANTITY = "different_quantity"
     DIFFERENT_GEOGRAPHY = "different_geography"
     DIFFERENT_PERIOD = "different_period"
+    DIFFERENT_SUBJECT = "different_subject"
 
 
 class SourceOrigin(StrEnum):

@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from icarus.debates.corroboration import assess_corroboration
 from icarus.debates.model import Panel, ResearchMode
+from icarus.debates.relevance import ClaimSubject, on_subject
 from icarus.debates.research.base import BudgetMeter, ClaimToResearch, ResearchServices
 from icarus.debates.research.gather import (
     Findings,
@@ -79,13 +80,15 @@ def admit(
     if not items:
         return []
     scope = ClaimScope.of(findings.question, claim.as_of)
+    subject = ClaimSubject.of(findings.question, claim.text)
     judged = judge_items(items, findings.claim, services)
     for item in judged:
         judgment = item.judgment_for(findings.claim.claim_id)
         row = findings.search_rows.get(item.url)
         published = item.published_at or (row.published_at if row is not None else None)
-        findings.scope[item.evidence_id] = check_scope(
-            scope, f"{item.title or ''}\n{item.text}", published, judgment.scope if judgment else None
+        text = f"{item.title or ''}\n{item.text}"
+        findings.scope[item.evidence_id] = on_subject(
+            subject, text, check_scope(scope, text, published, judgment.scope if judgment else None)
         )
     findings.judged.extend(judged)
     return judged

@@ -4,7 +4,8 @@ One question (the whole claim, or one part of it) is researched by ``investigate
 the services' providers within the meter's budget (``run_searches``), each hit becomes an evidence item as a
 check makes it (``pipeline.check.evidence_from_hit``), the judge reads each against the question
 (``pipeline.check.judge_evidence``), documents measuring another quantity, place or period are set aside
-(``icarus.debates.scope``), the rest form an Icarus ledger scored under the configured policy
+(``icarus.debates.scope``), and so are documents not about the claim's subject at all
+(``icarus.debates.relevance``); the rest form an Icarus ledger scored under the configured policy
 (``score_ledger``), and the load-bearing figure's independent confirmations are counted
 (``icarus.debates.corroboration``), with one extra search when only one confirms. ``panel_from`` turns
 the findings into a ``Panel``; ``pending_panel`` is the answer when every main search failed.
@@ -32,6 +33,7 @@ from icarus.debates.model import (
     ScopeDecision,
     Verdict,
 )
+from icarus.debates.relevance import ClaimSubject, on_subject
 from icarus.debates.research.base import BudgetMeter, ClaimToResearch, ResearchServices
 from icarus.debates.scope import ClaimScope, ScopeCheck, check_scope, describe_set_aside
 from icarus.fetching import FetchBudget
@@ -348,14 +350,14 @@ def _add_round(
     judged = judge_items(new, findings.claim, services)
     if check_scope_of:
         scope = ClaimScope.of(findings.question, claim.as_of, claim.text, claim.country)
+        subject = ClaimSubject.of(findings.question, claim.text)
         for item in judged:
             judgment = item.judgment_for(findings.claim.claim_id)
             text = f"{item.title or ''}\n{item.text}"
             row = findings.search_rows.get(item.url)
             published = item.published_at or (row.published_at if row is not None else None)
-            findings.scope[item.evidence_id] = check_scope(
-                scope, text, published, judgment.scope if judgment is not None else None
-            )
+            scoped = check_scope(scope, text, published, judgment.scope if judgment is not None else None)
+            findings.scope[item.evidence_id] = on_subject(subject, text, scoped)
         judged = [_scope_settled(item, findings) for item in judged]
     findings.judged.extend(judged)
 
