@@ -8,8 +8,8 @@ A document (title and text) is on the claim's subject when both hold:
   "Joe Biden" also by its last word written with its capital, "Biden"; a leading title such as
   "President" is not needed). A name is a run of capitalised words, less a sentence's first word
   standing alone ("Unemployment fell…") and months and weekdays, which the period check reads;
-* terms: one sentence of it (or its title) holds at least ``MIN_SHARED_SHARE`` of the claim's key terms: its content words, less counting and reporting words (``GENERIC_WORDS``) that
-  any topic uses. Words meet at their stems, and a stem meets a longer one it begins ("Nigeria",
+* terms: one sentence of it (or its title) holds at least ``MIN_SHARED_SHARE`` of the claim's key terms:
+  its content words, less counting and reporting words (``GENERIC_WORDS``) that any topic uses. Words meet at their stems, and a stem meets a longer one it begins ("Nigeria",
   "Nigerians").
 
 A document that fails either is set aside as ``different_subject`` (``icarus.debates.scope`` decides the
