@@ -20,6 +20,7 @@ from icarus.settings import Settings
 from icarus.store.tokens import Role, TokenStore
 from tests.service.conftest import FakeClock, Providers, open_runner, sample_payload
 from tests.web.conftest import _free_port
+from tests.web.screens import WIDTHS, check_page
 from tests.web.test_browser import ARGS, CHROMIUM, check_accessibility_basics, fits, is_drawn, open_page
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -161,3 +162,24 @@ def test_methodology_index_links_a_ledger_model_page(browser: Any, served: Serve
     check_accessibility_basics(page)
     assert fits(page)
     page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_page_of_the_app_reads_at_phone_and_desktop_widths(
+    browser: Any, served: Served, width: int
+) -> None:
+    pages = {
+        "app-dashboard": "/",
+        "app-report-with-models": f"/checks/{served.check_with_models}",
+        "lvf-run": f"/lvf/runs/{served.lvf_run}",
+        "lvf-summary": f"/lvf/runs/{served.lvf_run}/summary",
+        "lvf-challenges": f"/lvf/runs/{served.lvf_run}/challenges",
+        "evidence-verify": f"/evidence-verify/{served.verification}",
+        "methodology-ledger-model": "/methodology/ledger-strict@0.1.0",
+    }
+    for name, path in pages.items():
+        page = open_page(browser, f"{served.base_url}{path}", width)
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        check_accessibility_basics(page)
+        check_page(page, name)
+        page.close()

@@ -74,12 +74,14 @@ def test_a_signed_in_reader_sees_each_claim_with_its_answer_and_every_result(sit
     assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
     html = page.text
     assert "<h1>Leaders&#39; debate</h1>" in html
-    assert html.index("Crime fell 3 percent.") < html.index("Taxes rose 5 percent in 2024.")  # newest first
+    # in the order they were said (both added by hand, so in the order they were added)
+    assert html.index("Taxes rose 5 percent in 2024.") < html.index("Crime fell 3 percent.")
     assert html.count('<details class="others">') == 2 and "See other results (2)" in html
     assert 'class="cite primary"' in html and "Primary · official data" in html
     assert 'class="cite alternative"' in html
     assert "Q42" not in html  # admin-only diagnostics never reach the page of a reader
-    assert "The research methods agree" in html
+    assert "The research methods agree" not in html
+    assert "2 of 2 methods found support." in html and "confidence high" in html
     assert html.count('data-kind="answer"') == 4 and html.count('data-kind="vote"') == 8
     seen = site.client.get(f"/v1/debates/{debate_id}/events?once=true", headers=api).text.count("\nevent: ")
     assert f'data-events="/v1/debates/{debate_id}/events?after={seen}"' in html  # no replay on load

@@ -32,6 +32,7 @@ from icarus.store import Store
 from icarus.store.debate_tables import DebateFeedbackRecord
 from icarus.store.tokens import Role, TokenStore
 from tests.debates.store_fixtures import FakeClock, ScriptedResearch, make_service, sourced
+from tests.web.screens import WIDTHS, check_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -155,14 +156,18 @@ def test_claims_arrive_live_other_results_expand_and_thumbs_are_recorded(
         timeout=LIVE_TIMEOUT_MS,
     )
     card = page.locator(f"#claim-{submitted.claim_id}")
-    assert "The research methods agree" in card.inner_text()
+    assert "2 of 2 methods found support" in card.inner_text()
+    assert "confidence high" in card.inner_text()
 
     others = card.locator("details.others")
     assert not others.locator("section.panel").first.is_visible()  # collapsed by default
     others.locator("summary").click()
     assert others.locator("section.panel").count() == 2
     assert others.locator("section.panel").first.is_visible()
-    assert {m.inner_text() for m in others.locator("h4 code").all()} == {"two_step", "decompose"}
+    assert {m.inner_text() for m in others.locator("h4 .method").all()} == {
+        "Quick search",
+        "Claim split into questions",
+    }
 
     before = live.service.claim_results(live.caller, submitted.claim_id, live.debate_id).claim_verdict
     card.locator(".answer button[data-value='down']").click()
@@ -180,8 +185,8 @@ def test_claims_arrive_live_other_results_expand_and_thumbs_are_recorded(
 
     live.service.submit_claim(live.caller, live.debate_id, "Inflation reached 7 percent last year.")
     page.locator("article.debate-claim").nth(1).wait_for(timeout=LIVE_TIMEOUT_MS)
-    first = page.locator("article.debate-claim").first.inner_text()
-    assert "Inflation reached 7 percent" in first  # the newest claim on top
+    last = page.locator("article.debate-claim").last.inner_text()
+    assert "Inflation reached 7 percent" in last  # in the order said: added by hand after the first
     assert fits(page)
     page.close()
 
@@ -207,4 +212,70 @@ def test_the_debate_page_reads_at_phone_and_desktop_widths(
     headings = page.evaluate("[...document.querySelectorAll('h1,h2,h3,h4')].map(h => +h.tagName[1])")
     assert headings[0] == 1 and headings.count(1) == 1
     assert all(b - a <= 1 for a, b in pairwise(headings))
+    context.close()
+
+
+SRT = b"""1
+00:00:01,000 --> 00:00:04,000
+SPEAKER_1: Unemployment fell to 3.9 percent in 2023.
+
+2
+00:12:05,000 --> 00:12:08,000
+SPEAKER_2: Exports doubled to 8 billion euros in 2025.
+"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_every_debate_page_reads_at_phone_and_desktop_widths(
+    browser: Any, live: LiveDebate, width: int
+) -> None:
+    from icarus.debates.transcripts import TranscriptError
+
+    live.service.ingest_transcript(live.caller, live.debate_id, SRT, "srt")
+    live.service.set_speaker_map(
+        live.caller, live.debate_id, {"SPEAKER_1": "Ruth Calloway", "SPEAKER_2": "Helena Marsh"}
+    )
+    live.service.submit_claim(live.caller, live.debate_id, "Inflation reached 7 percent last year.")
+    live.service.run_due()
+    failed = live.service.create_debate(live.caller, DebateSettings(research_modes=[]), "Broken captions")
+    with pytest.raises(TranscriptError):
+        live.service.ingest_transcript(
+            live.caller, failed.id, b"1\n00:00:01,000 --> 00:00:0X,000\nHi 5\n", "srt"
+        )
+    claim_id = live.service.list_claims(live.caller, live.debate_id)[0].claim_id
+
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    anonymous = context.new_page()
+    anonymous.goto(f"{live.base_url}/debates/{live.debate_id}")
+    check_page(anonymous, "debate-sign-in")
+    context.add_cookies([{"name": TOKEN_COOKIE, "value": live.secret, "url": live.base_url}])
+    pages = {
+        "dashboard-signed-in": "/",
+        "debate-list": "/debates",
+        "debate": f"/debates/{live.debate_id}",
+        "debate-claim": f"/debates/{live.debate_id}/claims/{claim_id}",
+        "debate-failed-upload": f"/debates/{failed.id}",
+    }
+    for name, path in pages.items():
+        page = context.new_page()
+        response = page.goto(f"{live.base_url}{path}")
+        assert response is not None and response.status == 200, path
+        page.evaluate(
+            "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+        )  # opened, it must fit too
+        check_page(page, name)
+        headings = page.evaluate("[...document.querySelectorAll('h1,h2,h3,h4')].map(h => +h.tagName[1])")
+        assert headings[0] == 1 and headings.count(1) == 1, name
+        assert all(b - a <= 1 for a, b in pairwise(headings)), name
+        text = page.locator("main").inner_text()
+        assert "The research methods agree" not in text, name
+        assert page.locator("h4 code, .methods code").count() == 0, name  # methods in words, not ids
+        if name == "debate":
+            said = [t.inner_text() for t in page.locator("p.when strong").all()]
+            assert said == ["0:01", "12:05"]  # in the order said; the claim added by hand follows
+        if name in ("debate-list", "debate-failed-upload"):
+            assert "Upload failed" in text
+        if name == "dashboard-signed-in":
+            assert "Leaders' debate" in text and "Broken captions" in text
+        page.close()
     context.close()

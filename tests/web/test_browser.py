@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image, ImageStat
+from PIL import Image
 
 from tests.web.conftest import LiveSite
+from tests.web.screens import WIDTHS, check_page, fits, is_drawn, screenshot
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -26,7 +27,6 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-WIDTHS = (375, 1280)
 # The badge colours of icarus.css, as RGB: the screenshot of a badge must be drawn in its own colours.
 BADGE_BACKGROUND = {"supported": (0xE3, 0xF4, 0xE8), "unverifiable": (0xEC, 0xEF, 0xF4)}
 
@@ -51,19 +51,6 @@ def open_page(browser: Any, url: str, width: int) -> Any:
     response = page.goto(url)
     assert response is not None and response.status == 200, url
     return page
-
-
-def fits(page: Any) -> bool:
-    width: int = page.evaluate("document.documentElement.scrollWidth")
-    viewport: int = page.evaluate("window.innerWidth")
-    return width <= viewport
-
-
-def is_drawn(png: bytes) -> bool:
-    """Not a blank page: enough distinct tones and real contrast."""
-    image = Image.open(io.BytesIO(png)).convert("L")
-    extrema = image.getextrema()
-    return ImageStat.Stat(image).stddev[0] > 10 and extrema[1] - extrema[0] > 150
 
 
 def dominant(png: bytes) -> tuple[int, int, int]:
@@ -110,8 +97,7 @@ def test_report_page_reads_well_at_phone_and_desktop_widths(
     graph = page.locator("svg.provenance").first
     assert graph.is_visible() and (graph.bounding_box() or {"height": 0})["height"] > 80
     assert is_drawn(graph.screenshot())
-    full = page.screenshot(full_page=True, path=str(tmp_path / f"report-{width}.png"))
-    assert is_drawn(full)
+    assert is_drawn(screenshot(page, "report-supported"))
     page.close()
 
 
@@ -199,6 +185,28 @@ def test_methodology_page(browser: Any, live_site: LiveSite, width: int) -> None
     assert page.locator("h1").inner_text().startswith("How Icarus scores a claim")
     assert page.get_by_role("heading", name="Reputation sources").is_visible()
     check_accessibility_basics(page)
-    assert fits(page)
-    assert is_drawn(page.screenshot())
+    check_page(page, "methodology")
+    page.close()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", ["dashboard", "report-cycle-v1", "report-cycle-latest", "not-found"])
+def test_every_page_reads_at_phone_and_desktop_widths(
+    browser: Any, live_site: LiveSite, name: str, width: int
+) -> None:
+    cycle = live_site.checks.cycle_check
+    path = {
+        "dashboard": "/",
+        "report-cycle-v1": f"/checks/{cycle}/versions/1",
+        "report-cycle-latest": f"/checks/{cycle}",
+        "not-found": "/checks/unknown",
+    }[name]
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    response = page.goto(f"{live_site.base_url}{path}")
+    assert response is not None and response.status == (404 if name == "not-found" else 200)
+    page.evaluate(
+        "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+    )  # opened, it must fit too
+    check_accessibility_basics(page)
+    check_page(page, name)
     page.close()

@@ -97,3 +97,27 @@ def test_evidence_gathered_for_another_claim_is_not_listed_under_this_one() -> N
     assert "Budget Wire" in first and "Turnout Times" not in first.split("Evidence by independent origin")[1]
     assert "1 evidence item gathered for the post's other claims is not listed here" in first
     assert "Turnout Times" in second
+
+
+def test_the_report_leads_with_the_finding_and_keeps_codes_and_weights_for_auditors() -> None:
+    from icarus.web.report import plain_caveats
+
+    led, result = scored("circular-reporting")
+    lookups = ["rdap look-up not run", "c2pa look-up not run", "archive look-up not run"]
+    result["claims"][0]["caveats"] = [*lookups, "scholarly updates look-up not run"]
+    page = render_report_page(ReportPage(result=result, ledger=led.model_dump(mode="json")))
+    main = page[: page.index('<h2 id="timeline-h">')] if 'id="timeline-h"' in page else page
+    reader, auditors = main.split('<details class="auditors">', 1)
+    lead = reader[reader.index("</h1>") : reader.index('<h2 id="claims-h">')]
+    assert "1 claim in this post was checked: it is" in lead
+    assert "Claim 1</a>, \u201c" in lead
+    for code in ("rule-", "overall@", "H4@", "weight "):
+        assert code not in reader, code
+    assert "was not looked up" not in reader  # one plain sentence instead of one caveat per look-up
+    assert reader.count("Not looked up for this check:") == 1
+    assert "<code>rule-" in auditors and "weight" in auditors.lower()
+    assert auditors.count("was not looked up") == 4  # the raw caveats, kept for auditors
+    assert plain_caveats(lookups)[0] == (
+        "Not looked up for this check: the domain's registration date, the media's content credentials and "
+        "an archived copy and the page's drift. The rules that read them could not act, in either direction."
+    )

@@ -29,7 +29,7 @@ from icarus.api.openapi import describe_errors, docs_router
 from icarus.api.routes import build_router
 from icarus.debates.api import build_debate_router, debate_service_for_app
 from icarus.debates.service import DebateService
-from icarus.debates.web import build_debate_pages
+from icarus.debates.web import build_debate_pages, dashboard_debates
 from icarus.evidenceverify.api import build_evidence_verify_router
 from icarus.evidenceverify.records import VerificationRecords
 from icarus.evidenceverify.web import build_evidence_verify_pages
@@ -113,7 +113,7 @@ def create_app(
     debates = debates or debate_service_for_app(runner.store, settings, queue=queue_owned)
     app.include_router(build_debate_router(debates, security))
     app.include_router(build_debate_pages(debates, security))
-    _mount_pages(app, runner)
+    _mount_pages(app, runner, dashboard_debates(debates, security))
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict[str, str]:
@@ -257,7 +257,9 @@ def _never_lose(enqueue: Enqueue) -> Enqueue:
     return safe
 
 
-def _mount_pages(app: FastAPI, runner: JobRunner) -> None:
+def _mount_pages(
+    app: FastAPI, runner: JobRunner, debates: Callable[[Request], Any] | None = None
+) -> None:
     """The report page, dashboard and methodology from ``icarus.web``; a plain page if it is absent."""
     try:
         from icarus.web import Links, RecentCheck, ReportPage, create_web_router
@@ -317,6 +319,7 @@ def _mount_pages(app: FastAPI, runner: JobRunner) -> None:
             recent_checks=recent_checks,
             links=Links(),
             dashboard_version=service.newest_event_id,  # every change a row shows is an event
+            recent_debates=debates,  # the reader's own, drawn per request
         )
     )
 

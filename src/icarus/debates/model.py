@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "DEFAULT_RESEARCH_MODES",
     "ESCALATION_LADDER",
+    "RESEARCH_MODE_NAMES",
     "AdjudicationReason",
     "Basis",
     "Citation",
@@ -60,6 +61,16 @@ ESCALATION_LADDER: Final = (
     ResearchMode.AGENTIC,
 )
 """Weakest to strongest. ``local`` is not on it: it reads only the local corpus."""
+
+RESEARCH_MODE_NAMES: Final[dict[ResearchMode, str]] = {
+    ResearchMode.TWO_STEP: "quick search",
+    ResearchMode.DECOMPOSE: "claim split into questions",
+    ResearchMode.DECOMPOSE_INVEST: "split into questions, each followed up",
+    ResearchMode.LOCAL: "own document collection",
+    ResearchMode.AGENTIC: "step-by-step investigation",
+    ResearchMode.RICOCHET: "link following",
+}
+"""Each method in words, for people: pages and messages say these, never the ids."""
 
 
 class Verdict(StrEnum):

@@ -64,6 +64,7 @@ from icarus.debates.model import (
     Verdict,
 )
 from icarus.debates.model_choice import ModelWeights
+from icarus.debates.page_reads import REJECTED_EVENT
 from icarus.debates.rechecks import plan_methods
 from icarus.debates.research.base import Budget, ClaimToResearch
 from icarus.debates.retries import (
@@ -562,13 +563,21 @@ class DebateService:
         """Store a whole transcript (plain text, WebVTT or SRT). Under the speaker gate detection waits until
         every voice is named (``run_detection``); otherwise it starts now.
 
-        Raises ``TranscriptError`` (naming the line) and ``TranscriptTooLarge`` from the parser."""
-        from icarus.debates.transcripts import parse_transcript  # caption libraries load on first use
+        Raises ``TranscriptError`` (naming the line) and ``TranscriptTooLarge`` from the parser; either is
+        first recorded as a ``transcript_rejected`` event, so the debate pages show the upload as failed."""
+        from icarus.debates.transcripts import TranscriptError, TranscriptTooLarge, parse_transcript
 
         caller.require(Role.API, "ingesting a transcript")
         with self.store.reading() as session:
             self._visible(session, caller, debate_id)
-        parsed = parse_transcript(data, fmt)
+        try:
+            parsed = parse_transcript(data, fmt)
+        except (TranscriptError, TranscriptTooLarge) as exc:
+            refused = {"message": str(exc), "line": getattr(exc, "line", None)}
+            self.store.transaction(
+                lambda session: repo.add_event(session, debate_id, REJECTED_EVENT, refused, self.clock())
+            )
+            raise
         now = self.clock()
 
         def work(session: Session) -> IngestResult:

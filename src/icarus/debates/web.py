@@ -1,9 +1,12 @@
 """The live debate page: claims as they arrive, each with its one answer and every other result.
 
-``/debates`` lists the organisation's debates; ``/debates/{id}`` shows a debate's claims, newest first. Each claim card shows the main answer
-("Verification in progress" while there is none), a disagreement note on a ``fallback`` answer, thumbs on
-the main answer, and a collapsed "See other results" with every research panel and a vote on each.
-Primary citations are marked and drawn in blue, alternative sources in amber, curated ones plainly.
+``/debates`` lists the organisation's debates with where each stands (a refused upload says so);
+``/debates/{id}`` shows a debate's claims in the order they were said, each with the time it was said.
+Each claim card shows the main answer ("Verification in progress" while there is none) with its
+confidence band and what the research methods found, a disagreement note on a ``fallback`` answer, thumbs
+on the main answer, and a collapsed "See other results" with every research panel (its method in words)
+and a vote on each. ``/debates/{id}/claims/{claim_id}`` is one claim on a page of its own. Primary
+citations are marked and drawn in blue, alternative sources in amber, curated ones plainly.
 
 The page subscribes to ``/v1/debates/{id}/events``; for each event naming a claim it fetches that claim's
 card again (``/debates/{id}/claims/{claim_id}/card``, rendered by the same template) and puts it in place.
@@ -15,7 +18,7 @@ a verdict.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 from urllib.parse import parse_qs
@@ -30,10 +33,19 @@ from icarus.debates.access import AccessStore, Caller
 from icarus.debates.api import caller_for, claim_results_dict
 from icarus.debates.errors import DebateError
 from icarus.debates.model import Basis, Verdict
-from icarus.debates.service import ClaimResults, ClaimSummary, DebateService
+from icarus.debates.page_reads import ClaimMoment, UploadProblem, claim_moments, upload_problems
+from icarus.debates.page_words import (
+    ESCALATED_WORDS,
+    confidence_band,
+    debate_status,
+    method_name,
+    panels_found,
+    said_at,
+)
+from icarus.debates.service import ClaimResults, ClaimSummary, DebateService, DebateView
 from icarus.store.tokens import Role
 from icarus.web._env import asset, environment
-from icarus.web.model import Links
+from icarus.web.model import Links, RecentDebate
 
 __all__ = [
     "BASIS_WORDS",
@@ -42,6 +54,7 @@ __all__ = [
     "VerdictLook",
     "build_debate_pages",
     "claim_card",
+    "dashboard_debates",
     "render_claim_card",
 ]
 
@@ -54,6 +67,7 @@ COOKIE_MAX_AGE_S: Final = 12 * 3600  # one working day of a live desk
 NO_STORE: Final = "no-store"
 MAX_FORM_BYTES: Final = 1024
 DEBATE_LIST_ROWS: Final = 100
+DASHBOARD_DEBATES: Final = 10  # debates the dashboard lists beside the checks
 
 
 @dataclass(frozen=True)
@@ -73,24 +87,45 @@ VERDICT_LOOKS: Final = {
 }
 
 BASIS_WORDS: Final = {
-    Basis.AGREEMENT.value: "The research methods agree",
+    Basis.AGREEMENT.value: "",  # what the methods found says it, counted (page_words.panels_found)
     Basis.ADJUDICATED.value: "Reconciled from the methods' evidence",
     Basis.OPERATOR.value: "Chosen by an editor",
     Basis.FALLBACK.value: "The methods disagree",
 }
 
 
-def claim_card(summary: ClaimSummary | ClaimResults, results: Mapping[str, Any]) -> dict[str, Any]:
-    """What one claim card shows: the claim's speaker and the results as the API publishes them."""
+def claim_card(
+    summary: ClaimSummary | ClaimResults, results: Mapping[str, Any], moment: ClaimMoment | None = None
+) -> dict[str, Any]:
+    """What one claim card shows: the claim's speaker, when it was said, and the results as the API
+    publishes them, with each confidence as its band and each method in words."""
     claim_id = summary.claim_id
     answer = results.get("claim_verdict")
-    panels = [{**p, "vote_url": f"/v1/panels/{p['panel_id']}/votes"} for p in results.get("panels", [])]
+    panels = [
+        {
+            **p,
+            "vote_url": f"/v1/panels/{p['panel_id']}/votes",
+            "method": method_name(str(p.get("research_mode", ""))),
+            "band": confidence_band(p.get("confidence"))
+            if p.get("verdict") != Verdict.PENDING.value
+            else None,
+            "escalated_words": ESCALATED_WORDS,
+        }
+        for p in results.get("panels", [])
+    ]
     pending = sum(1 for p in panels if p.get("verdict") == Verdict.PENDING.value)
+    if answer is not None:
+        answer = {**answer, "band": confidence_band(answer.get("confidence"))}
     return {
         "claim_id": claim_id,
+        "debate_id": summary.debate_id,
         "text": summary.text,
         "speaker": summary.speaker_name or summary.speaker_label,
         "manually_added": summary.manually_added,
+        "said": said_at(moment.said_at_s) if moment else None,
+        "added_at": moment.added_at if moment else None,
+        "order": moment.order if moment else float(claim_id),
+        "found": panels_found(panels),
         "claim_verdict": answer,
         "selected_panel_id": answer.get("selected_panel_id") if answer else None,
         "panels": panels,
@@ -105,8 +140,62 @@ def render_claim_card(card: Mapping[str, Any]) -> str:
     return (
         environment()
         .get_template("debate_claim.html")
-        .render(card=card, verdicts=VERDICT_LOOKS, bases=BASIS_WORDS)
+        .render(card=card, verdicts=VERDICT_LOOKS, bases=BASIS_WORDS, claim_url=claim_page_url)
     )
+
+
+def claim_page_url(debate_id: str, claim_id: int) -> str:
+    return f"/debates/{debate_id}/claims/{claim_id}"
+
+
+def debate_header(view: DebateView, problem: UploadProblem | None) -> dict[str, Any]:
+    """What a debate's header and its line in the list show: title, methods in words, where it stands."""
+    tone, words = debate_status(view.mode.value, view.segment_count, view.detection_state.value, problem)
+    return {
+        "id": view.id,
+        "title": view.title,
+        "methods": [method_name(m.value) for m in view.settings.research_modes],
+        "speakers_waiting": view.speakers_waiting,
+        "claim_count": view.claim_count,
+        "created_at": view.created_at,
+        "status": words,
+        "status_tone": tone,
+        "problem": problem,
+    }
+
+
+def dashboard_debates(
+    service: DebateService, security: Security, limit: int = DASHBOARD_DEBATES
+) -> Callable[[Request], list[RecentDebate] | None]:
+    """The dashboard's debates for the reader of a request (``None`` when not signed in), newest first."""
+    access = AccessStore(service.store)
+
+    def read(request: Request) -> list[RecentDebate] | None:
+        try:
+            principal = security.principal(request, cookie=True)
+        except HTTPException:
+            return None  # a bad or revoked cookie: the dashboard still shows, with the sign-in link
+        if principal.role is None:
+            return None
+        views = service.list_debates(caller_for(access, principal), limit)
+        problems = upload_problems(service.store, [v.id for v in views])
+        rows = []
+        for view in views:
+            head = debate_header(view, problems.get(view.id))
+            rows.append(
+                RecentDebate(
+                    view.id,
+                    view.title,
+                    head["status"],
+                    head["status_tone"],
+                    view.claim_count,
+                    view.created_at,
+                    f"/debates/{view.id}",
+                )
+            )
+        return rows
+
+    return read
 
 
 def build_debate_pages(service: DebateService, security: Security, links: Links | None = None) -> APIRouter:
@@ -118,7 +207,12 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
 
     def render(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         html = env.get_template(name).render(
-            links=links, css=page_css, verdicts=VERDICT_LOOKS, bases=BASIS_WORDS, **context
+            links=links,
+            css=page_css,
+            verdicts=VERDICT_LOOKS,
+            bases=BASIS_WORDS,
+            claim_url=claim_page_url,
+            **context,
         )
         return HTMLResponse(html, status_code=status_code, headers={"Cache-Control": NO_STORE})
 
@@ -147,14 +241,19 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
         return caller_for(access, principal)
 
     def cards(caller: Caller, debate_id: str) -> list[dict[str, Any]]:
-        return [
-            one_card(caller, debate_id, s.claim_id)
-            for s in reversed(service.list_claims(caller, debate_id))  # newest first, as live ones arrive
-        ]
+        """Every shown claim's card, in the order the claims were said."""
+        shown = service.list_claims(caller, debate_id)
+        moments = claim_moments(service.store, debate_id)
+        found = [one_card(caller, debate_id, s.claim_id, moments.get(s.claim_id)) for s in shown]
+        return sorted(found, key=lambda card: (card["order"], card["claim_id"]))
 
-    def one_card(caller: Caller, debate_id: str, claim_id: int) -> dict[str, Any]:
-        results = service.claim_results(caller, claim_id, debate_id)
-        return claim_card(results, claim_results_dict(results, caller))
+    def one_card(
+        caller: Caller, debate_id: str, claim_id: int, moment: ClaimMoment | None = None
+    ) -> dict[str, Any]:
+        results = service.claim_results(caller, claim_id, debate_id)  # access is checked here
+        if moment is None:
+            moment = claim_moments(service.store, debate_id, [claim_id]).get(claim_id)
+        return claim_card(results, claim_results_dict(results, caller), moment)
 
     @router.get("/debates/sign-in")
     def sign_in_form(next: str = "/debates") -> HTMLResponse:
@@ -192,17 +291,12 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
             return sign_in_page("/debates", str(exc.detail), exc.status_code)
         if caller is None:
             return sign_in_page("/debates")
-        rows = [
-            {
-                "id": d.id,
-                "title": d.title,
-                "claim_count": d.claim_count,
-                "mode": d.mode.value,
-                "created_at": d.created_at,
-            }
-            for d in service.list_debates(caller, DEBATE_LIST_ROWS)
-        ]
-        return render("debate_list.html", debates=rows)
+        return render("debate_list.html", debates=debate_rows(caller))
+
+    def debate_rows(caller: Caller, limit: int = DEBATE_LIST_ROWS) -> list[dict[str, Any]]:
+        views = service.list_debates(caller, limit)
+        problems = upload_problems(service.store, [v.id for v in views])
+        return [debate_header(v, problems.get(v.id)) for v in views]
 
     @router.get("/debates/{debate_id}")
     def debate_page(request: Request, debate_id: str) -> HTMLResponse:
@@ -221,18 +315,40 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
             claims = cards(caller, debate_id)
         except DebateError:
             return not_found()
+        problem = upload_problems(service.store, [debate.id]).get(debate.id)
         return render(
             "debate.html",
-            debate={
-                "id": debate.id,
-                "title": debate.title,
-                "research_modes": [m.value for m in debate.settings.research_modes],
-                "speakers_waiting": debate.speakers_waiting,
-            },
+            debate=debate_header(debate, problem),
             claims=claims,
             events_url=f"/v1/debates/{debate_id}/events?after={seen}",
             card_url=f"/debates/{debate_id}/claims/{{claim_id}}/card",
             event_names=EVENT_NAMES,
+            script=Markup(asset("debate.js")),
+        )
+
+    @router.get("/debates/{debate_id}/claims/{claim_id}")
+    def claim_page(request: Request, debate_id: str, claim_id: str) -> HTMLResponse:
+        """One claim on a page of its own, every result shown."""
+        if not (_DEBATE_ID.match(debate_id) and _CLAIM_ID.match(claim_id)):
+            return not_found()
+        here = claim_page_url(debate_id, int(claim_id))
+        try:
+            caller = caller_of(request)
+        except HTTPException as exc:
+            return sign_in_page(here, str(exc.detail), exc.status_code)
+        if caller is None:
+            return sign_in_page(here)
+        try:
+            debate = service.get_debate(caller, debate_id)
+            card = one_card(caller, debate_id, int(claim_id))
+        except DebateError:
+            return not_found()
+        problem = upload_problems(service.store, [debate.id]).get(debate.id)
+        return render(
+            "debate_claim_page.html",
+            debate=debate_header(debate, problem),
+            card=card,
+            single=True,
             script=Markup(asset("debate.js")),
         )
 

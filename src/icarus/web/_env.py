@@ -60,6 +60,11 @@ def iso(moment: datetime | str | None) -> str:
     return moment.isoformat().replace("+00:00", "Z")
 
 
+def capitalize_first(text: str) -> str:
+    """The first letter in capitals, the rest as written (Jinja's ``capitalize`` lowercases the rest)."""
+    return text[:1].upper() + text[1:]
+
+
 @cache
 def environment() -> Environment:
     env = Environment(
@@ -75,4 +80,5 @@ def environment() -> Environment:
     env.filters["heading"] = label_heading
     env.filters["utc"] = utc
     env.filters["iso"] = iso
+    env.filters["capitalize_first"] = capitalize_first
     return env

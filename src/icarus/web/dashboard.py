@@ -25,9 +25,9 @@ from markupsafe import Markup
 
 from icarus.scoring.labels import Label
 from icarus.web._env import asset, environment
-from icarus.web.model import Links, RecentCheck
+from icarus.web.model import Links, RecentCheck, RecentDebate
 
-__all__ = ["EVENT_NAMES", "render_dashboard"]
+__all__ = ["DEBATES_MARK", "EVENT_NAMES", "render_dashboard", "render_dashboard_debates"]
 
 EVENT_NAMES = ("status", "version", "check.created", "check.status", "version.created")
 
@@ -38,6 +38,8 @@ def _labels() -> dict[str, dict[str, str]]:
     return known
 
 
+DEBATES_MARK: Final = "<!-- the reader's debates -->"
+"""Where the dashboard's debates go: the router puts the reader's own in its place on each request."""
 SUBJECT_ID_SHOWN: Final = 60  # characters of a URL shown in the Subject column
 
 
@@ -55,8 +57,16 @@ def subject_label(kind: str, subject_id: str) -> str:
     return f"{words} {shown}".strip()
 
 
-def render_dashboard(checks: Sequence[RecentCheck], links: Links | None = None) -> str:
-    """The dashboard of ``checks`` (give them newest first) as one HTML document."""
+def render_dashboard_debates(debates: Sequence[RecentDebate] | None) -> str:
+    """The dashboard's list of debates (``None``: the reader is not signed in, so a sign-in link)."""
+    return environment().get_template("dashboard_debates.html").render(debates=debates)
+
+
+def render_dashboard(
+    checks: Sequence[RecentCheck], links: Links | None = None, *, debates: bool = False
+) -> str:
+    """The dashboard of ``checks`` (give them newest first) as one HTML document; with ``debates`` it
+    keeps a place (``DEBATES_MARK``) for the reader's debates beside them."""
     return (
         environment()
         .get_template("dashboard.html")
@@ -66,5 +76,6 @@ def render_dashboard(checks: Sequence[RecentCheck], links: Links | None = None) 
             labels=_labels(),
             script=Markup(asset("dashboard.js")),
             subject_label=subject_label,
+            debates_mark=Markup(DEBATES_MARK) if debates else None,
         )
     )

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Protocol
 
-__all__ = ["Links", "OtherModelResult", "RecentCheck", "ReportPage", "VersionLike"]
+__all__ = ["Links", "OtherModelResult", "RecentCheck", "RecentDebate", "ReportPage", "VersionLike"]
 
 
 class VersionLike(Protocol):
@@ -83,6 +83,20 @@ class RecentCheck:
     band: str | None = None
     as_of: datetime | None = None
     headline: str | None = None  # the first claim's text, for people scanning the list
+
+
+@dataclass(frozen=True)
+class RecentDebate:
+    """One debate in the dashboard's list. ``status`` says where it stands in words ("Live", "Upload
+    failed"); ``tone`` is its colour family (ok | warn | bad | unk), which repeats the words."""
+
+    debate_id: str
+    title: str
+    status: str
+    tone: str
+    claim_count: int
+    created_at: datetime
+    url: str
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,7 @@
-"""The report page: the overall conclusion, each claim in the post's own words with its reasons, the
-evidence grouped by independent origin with a picture of who cites whom, snapshots, and the timeline.
+"""The report page: the finding in plain words first, then each claim in the post's own words with what
+would settle it, the evidence grouped by independent origin with a picture of who cites whom, snapshots,
+and the timeline. Rule codes, reason kinds, weights and the raw caveats are kept for auditors, in a
+collapsed section under each claim and in "Recompute this result".
 
 ``report_context`` turns a ``ReportPage`` into the plain values the template prints; it is pure and
 tested on its own. ``render_report_page`` renders it.
@@ -8,7 +10,7 @@ tested on its own. ``render_report_page`` renders it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -23,18 +25,34 @@ from icarus.web._env import environment, label_heading, label_symbol
 from icarus.web.graph import ARTIFACT_PREFIX, SOURCE_PREFIX, GraphView, graph_from_trace, render_graph_svg
 from icarus.web.model import Links, ReportPage
 
-__all__ = ["ClaimChange", "claim_changes", "reason_kind", "render_report_page", "report_context"]
+__all__ = [
+    "ClaimChange",
+    "claim_changes",
+    "finding",
+    "plain_caveats",
+    "reason_kind",
+    "render_report_page",
+    "report_context",
+]
 
 CONTEXT_CHARS: Final = 90  # characters of the post shown either side of a claim's span
 _RULE_NAMES: Final = {entry.code: entry.name for entry in ALL_ENTRIES}
 _LOOKUP_CAVEAT: Final = re.compile(r"(.+) look-up (not run|error)")
-_LOOKUP_WORDS: Final = {  # LookupName values as the caveat spells them (underscores as spaces)
-    LookupName.RDAP.value: "The domain's registration date (RDAP, H10)",
-    LookupName.SCHOLARLY_UPDATES.value.replace("_", " "): "Retraction and correction notices (H16)",
-    LookupName.C2PA.value: "The media's content credentials (C2PA, H22)",
-    LookupName.ARCHIVE.value: "An archived copy and the page's drift (H24)",
+_LOOKUPS: Final = {  # LookupName values as the caveat spells them (underscores as spaces): words, codes
+    LookupName.RDAP.value: ("the domain's registration date", "RDAP, H10"),
+    LookupName.SCHOLARLY_UPDATES.value.replace("_", " "): ("retraction and correction notices", "H16"),
+    LookupName.C2PA.value: ("the media's content credentials", "C2PA, H22"),
+    LookupName.ARCHIVE.value: ("an archived copy and the page's drift", "H24"),
+}
+_LOOKUP_WORDS: Final = {
+    name: f"{words[:1].upper()}{words[1:]} ({codes})" for name, (words, codes) in _LOOKUPS.items()
 }
 NOTHING_ASSESSED: Final = "Nothing was assessed"
+STANCE_WORDS: Final = {  # an evidence item's stance as the judge read it, in words
+    "support": "supports the claim",
+    "refute": "contradicts the claim",
+    "neutral": "neither supports nor contradicts the claim",
+}
 LOCAL_DOCUMENT: Final = "a document of the local corpus"  # shown instead of a server path
 
 # What each family of reason codes is, in words (colour and layout never carry this alone).
@@ -276,6 +294,9 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
                 "blockers": [{"code": b["code"], "message": b["message"]} for b in claim.get("blockers", [])],
                 "blockers_heading": blockers_heading(str(claim["label"])),
                 "caveats": [caveat_in_words(str(c)) for c in claim.get("caveats", [])],
+                "plain_caveats": plain_caveats([str(c) for c in claim.get("caveats", [])]),
+                "raw_caveats": [str(c) for c in claim.get("caveats", [])],
+                "plain_explanation": _plain_explanation(claim),
                 "recheck": (claim.get("recheck") or {}).get("at", []),
                 "place": None if hidden else _place(claim_id, str(claim["text"]), page.ledger),
                 "origins": _origins(result, claim_id, evidence, links, f"graph-{number}"),
@@ -303,6 +324,8 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
             else f"{label_symbol(overall['label'])} {label_heading(overall['label'])}"
         ),
         "nothing_assessed": None if claims else _why_nothing_assessed(result.get("not_assessed", [])),
+        "finding": finding(claims) if claims else None,
+        "stance_words": STANCE_WORDS,
         "claims": claims,
         "not_assessed": [
             {
@@ -402,6 +425,69 @@ def caveat_in_words(caveat: str) -> str:
     status = found.group(2)
     outcome = "was not looked up" if status == "not run" else "could not be looked up (the look-up failed)"
     return f"{what} {outcome}, so the rules that read it could not act ({caveat})"
+
+
+def plain_caveats(caveats: list[str]) -> list[str]:
+    """A claim's caveats for a reader: every look-up that did not run said once, in one sentence, and every
+    failed one in another; other caveats as they are. (The raw caveats stay in the auditors' section.)"""
+    skipped: list[str] = []
+    failed: list[str] = []
+    others: list[str] = []
+    for caveat in caveats:
+        found = _LOOKUP_CAVEAT.fullmatch(caveat)
+        if found is None:
+            others.append(caveat)
+            continue
+        words = _LOOKUPS.get(found.group(1), (found.group(1), ""))[0]
+        (skipped if found.group(2) == "not run" else failed).append(words)
+    plain = []
+    if skipped:
+        plain.append(
+            f"Not looked up for this check: {_listed(skipped)}. The rules that read "
+            f"{'them' if len(skipped) != 1 else 'it'} could not act, in either direction."
+        )
+    if failed:
+        plain.append(
+            f"The look-up of {_listed(failed)} failed, so the rules that read "
+            f"{'them' if len(failed) != 1 else 'it'} could not act."
+        )
+    return plain + others
+
+
+def _listed(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _plain_explanation(claim: Mapping[str, Any]) -> str:
+    """The deciding reason in words, without the label's symbol: "the evidence does not settle the claim"."""
+    reasons = [str(r["message"]) for r in claim.get("reasons", [])]
+    return reasons[0] if reasons else "no reason was recorded"
+
+
+def finding(claims: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """What the page leads with: how many claims were checked and what each came to, in words."""
+    counts: dict[str, int] = {}
+    for claim in claims:
+        counts[str(claim["label"])] = counts.get(str(claim["label"]), 0) + 1
+    said = [f"{n} {label_heading(label).lower()}" for label, n in counts.items()]
+    if len(claims) == 1:
+        summary = f"1 claim in this post was checked: it is {label_heading(str(claims[0]['label'])).lower()}."
+    else:
+        summary = f"{len(claims)} claims in this post were checked: {_listed(said)}."
+    lines = []
+    for claim in claims:
+        why = claim["explanation"] if claim.get("explanation_drafted") else claim.get("plain_explanation", "")
+        lines.append(
+            {
+                "anchor": claim["anchor"],
+                "number": claim["number"],
+                "text": claim["text"],
+                "label": claim["label"],
+                "heading": label_heading(str(claim["label"])),
+                "why": why,
+            }
+        )
+    return {"summary": summary, "lines": lines}
 
 
 def _why_nothing_assessed(not_assessed: list[Mapping[str, Any]]) -> str:

@@ -16,6 +16,10 @@ The router reads nothing itself: it calls what it is given.
     ``DASHBOARD_MAX_AGE_S``), so a crowd of page loads costs one small query each, not a list and a render.
 ``load_policy(ref)``
     A ``PolicyConfig``; ``LookupError`` (``UnknownPolicyError`` is one) gives 404.
+``recent_debates(request)`` (optional)
+    The debates the reader of ``request`` may see, newest first, or ``None`` when the reader is not signed
+    in. Debates are private to an organisation, so they are drawn for each request into the kept
+    dashboard, never into what is kept.
 
 Routes (all ``GET``, HTML, left out of the OpenAPI schema): ``/`` dashboard, ``/checks/{check_id}`` latest
 report, ``/checks/{check_id}/versions/{version}`` one version, ``/methodology`` and
@@ -32,16 +36,16 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Final
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from icarus.scoring.icarus.config import DEFAULT_POLICY, PolicyConfig
 from icarus.scoring.icarus.config import load_policy as load_shipped_policy
 from icarus.web._env import environment
-from icarus.web.dashboard import render_dashboard
+from icarus.web.dashboard import DEBATES_MARK, render_dashboard, render_dashboard_debates
 from icarus.web.methodology import render_methodology_page
-from icarus.web.model import Links, RecentCheck, ReportPage
+from icarus.web.model import Links, RecentCheck, RecentDebate, ReportPage
 from icarus.web.model_pages import render_model_methodology_page
 from icarus.web.report import render_report_page
 
@@ -50,6 +54,7 @@ __all__ = ["ReportLoader", "create_web_router", "render_error_page"]
 ReportLoader = Callable[[str, int | None], ReportPage | RecentCheck]
 RecentChecks = Callable[[], Sequence[RecentCheck]]
 PolicyLoader = Callable[[str], PolicyConfig]
+RecentDebates = Callable[[Request], Sequence[RecentDebate] | None]
 
 _CHECK_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _VERSION: Final = re.compile(r"^[1-9][0-9]{0,8}$")
@@ -85,10 +90,14 @@ def create_web_router(
     default_policy: str = DEFAULT_POLICY,
     links: Links | None = None,
     dashboard_version: Callable[[], object] | None = None,
+    recent_debates: RecentDebates | None = None,
 ) -> APIRouter:
     """The pages, reading through the given callables. See the module docstring for the contract."""
     links = links or Links()
-    rendered = _RenderedDashboard(lambda: render_dashboard(list(recent_checks()), links), dashboard_version)
+    rendered = _RenderedDashboard(
+        lambda: render_dashboard(list(recent_checks()), links, debates=recent_debates is not None),
+        dashboard_version,
+    )
     router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 
     def not_found(what: str) -> HTMLResponse:
@@ -108,9 +117,14 @@ def create_web_router(
         return HTMLResponse(render_report_page(found, links), headers={"Cache-Control": cache})
 
     @router.api_route("/", methods=PAGE_METHODS)
-    async def dashboard() -> HTMLResponse:
+    async def dashboard(request: Request) -> HTMLResponse:
         # The kept page is served on the event loop (one small query); rendering goes to a thread.
-        page = rendered.kept() or await run_in_threadpool(rendered.page)
+        page = rendered.kept()
+        if page is None:
+            page = await run_in_threadpool(rendered.page)
+        if recent_debates is not None:  # private to the reader: never part of the kept page
+            debates = await run_in_threadpool(recent_debates, request)
+            page = page.replace(DEBATES_MARK, render_dashboard_debates(debates), 1)
         return HTMLResponse(page, headers={"Cache-Control": LIVE_CACHE})
 
     @router.api_route("/checks/{check_id}", methods=PAGE_METHODS)

@@ -1,7 +1,8 @@
 // Live updates for a debate page. Every event of the debate's feed that names a claim (a claim detected,
 // a panel finished, the claim's one answer changed) makes the page fetch that claim's card again from
 // the server, which renders it with the same template as the first page load (escaped there), and put it
-// in place: new claims on top, an open "See other results" kept open. Thumbs and votes are posted as
+// in place: a new claim where it was said (cards are ordered by data-order, then claim id), an open
+// "See other results" kept open. Thumbs and votes are posted as
 // JSON; they are recorded and never change a verdict. Without EventSource the page still reads; it just
 // does not update.
 (function () {
@@ -20,6 +21,21 @@
 
   function cardFor(claimId) {
     return list.querySelector('article[data-claim-id="' + CSS.escape(String(claimId)) + '"]');
+  }
+
+  function placeOf(card) {
+    return [parseFloat(card.getAttribute("data-order")) || 0, parseInt(card.getAttribute("data-claim-id"), 10) || 0];
+  }
+
+  // The first card said after ``fresh`` (null: it goes last).
+  function nextCard(fresh) {
+    var at = placeOf(fresh);
+    var cards = list.querySelectorAll("article.debate-claim");
+    for (var i = 0; i < cards.length; i++) {
+      var other = placeOf(cards[i]);
+      if (other[0] > at[0] || (other[0] === at[0] && other[1] > at[1])) { return cards[i]; }
+    }
+    return null;
   }
 
   var pending = {};
@@ -42,7 +58,7 @@
           if (wasOpen && details) { details.open = true; }
           list.replaceChild(fresh, old);
         } else {
-          list.insertBefore(fresh, list.firstChild);
+          list.insertBefore(fresh, nextCard(fresh));
           var empty = document.getElementById("empty");
           if (empty) { empty.hidden = true; }
         }
