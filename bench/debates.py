@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, Final
 
@@ -86,11 +86,10 @@ def _caption(cues: int | None) -> bytes:
     return (text + "\n").encode()
 
 
-def _detector(as_of: datetime) -> Any:
-    def detect(segments: Sequence[Segment], speaker_names: Mapping[str, str]) -> list[DetectedClaim]:
-        return detect_claims(segments, speaker_names, as_of=as_of.date())
-
-    return detect
+def _detect(
+    segments: Sequence[Segment], speaker_names: Mapping[str, str], *, as_of: date
+) -> list[DetectedClaim]:
+    return detect_claims(segments, speaker_names, as_of=as_of)  # as_of: the debate's date, from the service
 
 
 # --- 1. the file -----------------------------------------------------------------------------------------
@@ -116,7 +115,7 @@ def _worker(url: str, corpus_path: str, folder: str, judge: str, ready: Any, sto
         return run_method(mode, claim, services)
 
     store = Store(url).open()
-    service = DebateService(store, DebatePipeline(detect=_detector(datetime.now(UTC)), research=research))
+    service = DebateService(store, DebatePipeline(detect=_detect, research=research))
     rng = random.Random()
     ready.set()
     while not stop.is_set():
@@ -151,7 +150,7 @@ def _file_run(corpus_path: Path, folder: Path, size: Size, judge: str) -> dict[s
     folder.mkdir(parents=True, exist_ok=True)
     url = f"sqlite:///{folder / 'icarus.db'}"
     store = Store(url).open()
-    service = DebateService(store, DebatePipeline(detect=_detector(datetime.now(UTC)), research=_never))
+    service = DebateService(store, DebatePipeline(detect=_detect, research=_never))
     context = multiprocessing.get_context("spawn")
     stop = context.Event()
     readies = [context.Event() for _ in range(WORKERS)]
@@ -223,7 +222,7 @@ def _live_run(size: Size, folder: Path) -> dict[str, Any]:
     store = Store(f"sqlite:///{folder / 'icarus.db'}").open()
     service = DebateService(
         store,
-        DebatePipeline(detect=_detector(now), research=_never),
+        DebatePipeline(detect=_detect, research=_never),
         clock=lambda: datetime.now(UTC) + offset[0],
     )
     debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[]))
@@ -301,7 +300,7 @@ def _feed_run(size: Size, folder: Path, judge: str) -> dict[str, Any]:
         return run_method(mode, claim, services)
 
     store = Store(f"sqlite:///{folder / 'icarus.db'}").open()
-    service = DebateService(store, DebatePipeline(detect=_detector(datetime.now(UTC)), research=research))
+    service = DebateService(store, DebatePipeline(detect=_detect, research=research))
     debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[ResearchMode.TWO_STEP]))
     segments = parse_transcript(_caption(None), "srt")[: size.live_segments]
     service.add_segments(OPERATOR, debate.id, segments)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -68,9 +68,11 @@ def store(db_url: str, clock: FakeClock) -> Iterator[Store]:
     opened.close()
 
 
-def sentence_claims(segments: Sequence[Segment], speaker_names: Mapping[str, str]) -> list[DetectedClaim]:
+def sentence_claims(
+    segments: Sequence[Segment], speaker_names: Mapping[str, str], *, as_of: date | None = None
+) -> list[DetectedClaim]:
     """A detector for tests: every segment holding a digit is one claim, in order; an unnamed speaker's
-    claim that starts with "I " needs the speaker."""
+    claim that starts with "I " needs the speaker. The debate's date (``as_of``) is not read."""
     found = []
     for segment in segments:
         if any(ch.isdigit() for ch in segment.text):

@@ -196,3 +196,11 @@ def test_plans_organisations_and_token_membership() -> None:
     assert isinstance(listed, list) and listed[0]["usage"]["claims"] == 0
     missing = runner.invoke(cli.app, ["org-add-token", str(org["id"]), "999"])
     assert missing.exit_code == 1 and "no token" in missing.output
+
+
+def test_create_takes_the_date_the_debate_took_place() -> None:
+    debate = run("create", "--held-at", "2020-10-22", "--no-research")
+    assert isinstance(debate, dict) and debate["held_at"].startswith("2020-10-22 00:00:00")
+    for bad in ("2020-13-01", "2999-01-01"):
+        refused = runner.invoke(cli.app, ["create", "--held-at", bad])
+        assert refused.exit_code == 1 and "held_at" in refused.output, refused.output

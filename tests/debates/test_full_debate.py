@@ -6,6 +6,7 @@ answer and the live feed, on SQLite and PostgreSQL: nothing faked but the clock.
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import Final
 
@@ -54,8 +55,8 @@ def services(tmp_path: Path) -> ResearchServices:
 
 
 def real_service(store: Store, clock: FakeClock, services: ResearchServices) -> DebateService:
-    def detect(segments: list[Segment], speaker_names: dict[str, str]) -> list:  # type: ignore[type-arg]
-        return detect_claims(segments, speaker_names, as_of=clock.now.date())
+    def detect(segments: list[Segment], speaker_names: dict[str, str], *, as_of: date) -> list:  # type: ignore[type-arg]
+        return detect_claims(segments, speaker_names, as_of=as_of)
 
     def research(mode: ResearchMode, claim: ClaimToResearch, _settings: DebateSettings) -> object:
         return run_method(mode, claim, services)

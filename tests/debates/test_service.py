@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 
@@ -34,7 +34,6 @@ from icarus.store.debate_tables import DetectionState, PanelState
 from icarus.store.tokens import Role
 from tests.debates.store_fixtures import (
     OPERATOR,
-    START,
     FakeClock,
     ScriptedResearch,
     api_caller,
@@ -133,8 +132,10 @@ def test_a_segment_sent_twice_is_one_segment_and_one_claim(store: Store, clock: 
     assert len(service.list_claims(OPERATOR, debate.id)) == 1
 
 
-def real_detection(segments: Sequence[Segment], speaker_names: Mapping[str, str]) -> list[DetectedClaim]:
-    return detect_claims(segments, speaker_names, as_of=START.date())
+def real_detection(
+    segments: Sequence[Segment], speaker_names: Mapping[str, str], *, as_of: date
+) -> list[DetectedClaim]:
+    return detect_claims(segments, speaker_names, as_of=as_of)
 
 
 def test_a_sentence_split_across_live_captions_is_read_whole(store: Store, clock: FakeClock) -> None:
@@ -379,9 +380,9 @@ def test_a_voice_tag_that_is_a_name_names_its_speaker_for_the_gate_and_detection
 ) -> None:
     seen: list[dict[str, str]] = []
 
-    def detect(segments: Sequence[Segment], names: Mapping[str, str]) -> list[DetectedClaim]:
+    def detect(segments: Sequence[Segment], names: Mapping[str, str], *, as_of: date) -> list[DetectedClaim]:
         seen.append(dict(names))
-        return detect_claims(segments, names)
+        return detect_claims(segments, names, as_of=as_of)
 
     service = make_service(store, clock, detect=detect)
     debate = service.create_debate(OPERATOR, gated(TWO_STEP))

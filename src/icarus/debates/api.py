@@ -149,6 +149,7 @@ def debate_out(view: DebateView) -> DebateOut:
         detection_state=view.detection_state.value,
         segment_count=view.segment_count,
         claim_count=view.claim_count,
+        held_at=view.held_at,
         created_at=view.created_at,
         updated_at=view.updated_at,
         links=debate_links(view.id),
@@ -262,13 +263,19 @@ def build_debate_router(service: DebateService, security: Security) -> APIRouter
         "/debates",
         status_code=status.HTTP_201_CREATED,
         response_model=DebateOut,
-        responses={422: {"description": "An unsupported research method or a weight outside 0.0–1.0"}},
+        responses={
+            422: {
+                "description": "An unsupported research method, a weight outside 0.0–1.0, or a `held_at` "
+                "that is not a date or lies in the future"
+            }
+        },
     )
     def create_debate(body: DebateCreate, caller: Api) -> JSONResponse:
         """Create a debate. `research_modes` defaults to `["agentic", "decompose"]`; `[]` detects and
-        shows claims but researches nothing until asked."""
+        shows claims but researches nothing until asked. `held_at`, when the debate took place, defaults
+        to now; its claims are read as of that date."""
         with _answering():
-            view = service.create_debate(caller, body.settings(), body.title)
+            view = service.create_debate(caller, body.settings(), body.title, body.held_at)
         return JSONResponse(
             debate_out(view).model_dump(mode="json"),
             status_code=status.HTTP_201_CREATED,
@@ -289,7 +296,8 @@ def build_debate_router(service: DebateService, security: Security) -> APIRouter
 
     @router.patch("/debates/{debate_id}", response_model=DebateOut, responses=_NOT_FOUND)
     def update_debate(debate_id: DebateId, body: DebateUpdate, caller: Api) -> DebateOut:
-        """Change the settings named; the others stay. Claims already detected keep their panels."""
+        """Change the settings named; the others stay. Claims already detected keep their panels; a new
+        `held_at` applies to detection and research that run from then on."""
         with _answering():
             return debate_out(service.update_debate(caller, debate_id, body.changes()))
 

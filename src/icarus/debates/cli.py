@@ -24,6 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from icarus.debates.access import Caller
+from icarus.debates.dating import parse_held_at
 from icarus.debates.errors import DebateError
 from icarus.debates.model import DebateSettings, ResearchMode
 from icarus.debates.service import DebatePipeline, DebateService, ServiceConfig
@@ -116,6 +117,12 @@ def create_command(
     escalate_max_steps: Annotated[
         int, typer.Option("--escalate-max-steps", min=0, max=5, help="Rungs escalation may climb.")
     ] = 2,
+    held_at: Annotated[
+        str | None,
+        typer.Option(
+            "--held-at", help="When the debate took place: 2020-10-22 or a UTC time (default: now)."
+        ),
+    ] = None,
 ) -> None:
     """Create a debate and print it (its id first of all)."""
     modes = _modes(research_mode, no_research)
@@ -127,7 +134,8 @@ def create_command(
     if modes is not None:
         fields["research_modes"] = modes
     with _service() as service:
-        _print(service.create_debate(OPERATOR, DebateSettings(**fields), title))
+        held = parse_held_at(held_at) if held_at is not None else None
+        _print(service.create_debate(OPERATOR, DebateSettings(**fields), title, held))
 
 
 @app.command("ingest")

@@ -101,6 +101,7 @@ class DebateRow:
     mode: DebateMode
     detection_state: DetectionState
     skip_speakers: bool
+    held_at: datetime  # when the debate took place: the date its claims are read as of
     created_at: datetime
     updated_at: datetime
 
@@ -198,6 +199,7 @@ def debate_row(row: DebateRecord) -> DebateRow:
         mode=DebateMode(row.mode),
         detection_state=DetectionState(row.detection_state),
         skip_speakers=row.skip_speakers,
+        held_at=row.held_at or row.created_at,
         created_at=row.created_at,
         updated_at=row.updated_at,
     )

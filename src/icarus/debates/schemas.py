@@ -11,9 +11,18 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_validator,
+)
 from pydantic.json_schema import SkipJsonSchema
 
+from icarus.debates.dating import HELD_AT_ALIAS, HELD_AT_FIELD, HeldAt
 from icarus.debates.model import (
     Citation,
     ClaimVerdict,
@@ -91,11 +100,28 @@ def _distinct(modes: list[ResearchMode] | None) -> list[ResearchMode] | None:
 
 Weight = Annotated[float, Field(ge=0.0, le=1.0)]
 
+_HELD_AT_NAMES: Final = AliasChoices(HELD_AT_FIELD, HELD_AT_ALIAS)
+_HELD_AT_HELP: Final = (
+    "When the debate took place: an ISO 8601 date or UTC timestamp (`as_of` is accepted as another name). "
+    "Claims are read as of this date, not the day they are checked."
+)
+
+
+def _one_name_for_held_at(data: Any) -> Any:
+    if isinstance(data, dict) and HELD_AT_FIELD in data and HELD_AT_ALIAS in data:
+        raise ValueError(f"give {HELD_AT_FIELD} or {HELD_AT_ALIAS}, not both")
+    return data
+
 
 class DebateCreate(DebateSettings):
-    """``POST /v1/debates``: the debate's settings (every field optional) and a title."""
+    """``POST /v1/debates``: the debate's settings (every field optional), a title and its date."""
 
     title: Text = Field(default="", max_length=512, description="Shown on the debate page.")
+    held_at: HeldAt | None = Field(
+        default=None, validation_alias=_HELD_AT_NAMES, description=_HELD_AT_HELP + " Default: now."
+    )
+
+    _one_name = model_validator(mode="before")(_one_name_for_held_at)
 
     @field_validator("research_modes", mode="after")
     @classmethod
@@ -103,7 +129,7 @@ class DebateCreate(DebateSettings):
         return _distinct(modes) or []
 
     def settings(self) -> DebateSettings:
-        return DebateSettings.model_validate(self.model_dump(exclude={"title"}))
+        return DebateSettings.model_validate(self.model_dump(exclude={"title", HELD_AT_FIELD}))
 
 
 class DebateUpdate(_In):
@@ -125,8 +151,14 @@ class DebateUpdate(_In):
     quality_weight: Weight | None = None
     language: str | None = Field(default=None, max_length=16)
     country: str | None = Field(default=None, max_length=8)
+    held_at: HeldAt | None = Field(
+        default=None,
+        validation_alias=_HELD_AT_NAMES,
+        description=_HELD_AT_HELP + " Research from now on reads the new date; answers already given stay.",
+    )
 
     _modes = field_validator("research_modes", mode="after")(_distinct)
+    _one_name = model_validator(mode="before")(_one_name_for_held_at)
 
     @field_validator(
         "title",
@@ -138,6 +170,7 @@ class DebateUpdate(_In):
         "primary_source_policy",
         "research_modes",
         "language",
+        "held_at",
         mode="before",
     )
     @classmethod
@@ -343,6 +376,9 @@ class DebateOut(BaseModel):
     detection_state: str = Field(description="idle, deferred, requested, running or done")
     segment_count: int
     claim_count: int
+    held_at: datetime = Field(
+        description="when the debate took place (UTC); the date its claims are read as of"
+    )
     created_at: datetime
     updated_at: datetime
     links: dict[str, str]

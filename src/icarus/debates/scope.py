@@ -11,8 +11,11 @@ quantities, years and places of both texts (``icarus.judges.text``):
   ``different_geography``;
 * period: a dated claim ("in 2023") and a document whose stated years (or, with none stated, its
   publication year, when earlier) miss the claim's → ``different_period``. A claim in the present tense
-  is not set aside for a figure one or two years old (``PRESENT_TENSE_TOLERANCE_YEARS``); three or more
-  years old, it is.
+  speaks for the day it was made (the debate's ``held_at``, not the day it is checked): a figure one or
+  two years older is kept (``PRESENT_TENSE_TOLERANCE_YEARS``), three or more years older is set aside,
+  and so is a document that speaks only of later years (``LATER_PUBLICATION_TOLERANCE_YEARS`` for one
+  dated by its publication alone). A claim that names a fixed past moment ("at independence", "back
+  then", "in the 1960s") is about that moment, so no figure is too old for it.
 
 Kept documents are ``same_scope``, or ``unclear`` when they might not measure exactly what the claim states
 (the document names neither the measure nor a figure, or the judge read a scope mismatch the rules above
@@ -21,6 +24,7 @@ do not settle).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -36,16 +40,33 @@ from icarus.ledger.judgments import ScopeAnswer, ScopeDimension
 __all__ = [
     "COUNTRY_NAMES",
     "KEPT_DECISIONS",
+    "LATER_PUBLICATION_TOLERANCE_YEARS",
     "PRESENT_TENSE_TOLERANCE_YEARS",
     "ClaimScope",
     "ScopeCheck",
     "check_scope",
     "country_places",
     "describe_set_aside",
+    "names_past_moment",
 ]
 
 PRESENT_TENSE_TOLERANCE_YEARS: Final = 2
 """How many years old a figure may be and still speak to a claim stated in the present tense."""
+LATER_PUBLICATION_TOLERANCE_YEARS: Final = 1
+"""How many years after a present-tense claim a page dated only by its publication may appear and still
+speak to it: a year's figures are often published the next year."""
+_PAST_MOMENT: Final = re.compile(
+    r"\b(?:at|upon|before|by\s+the\s+time\s+of)\s+(?:the\s+time\s+of\s+)?(?:\w+'s\s+|its\s+|our\s+|their\s+)?"
+    r"independence\b"
+    r"|\bwhen\s+(?:\w+\s+){1,3}(?:became|gained|got|won)\s+(?:its\s+|our\s+|their\s+)?independen(?:t|ce)\b"
+    r"|\bback\s+(?:in|then|when)\b|\bin\s+those\s+days\b|\bat\s+(?:that|the)\s+time\b"
+    r"|\b(?:years|decades|a\s+century|centuries)\s+ago\b|\blast\s+century\b"
+    r"|\bin\s+the\s+(?:early\s+|late\s+|mid-?)?(?:'?\d0|1[89]\d0|20\d0)s\b"
+    r"|\bin\s+the\s+(?:early\s+|late\s+|mid-?)?(?:twen|thir|for|fif|six|seven|eigh|nine)ties\b"
+    r"|\bwhen\s+(?:i|we|he|she|they)\s+(?:took|came\s+(?:in)?to|left)\s+(?:office|power)\b",
+    re.IGNORECASE,
+)
+"""A claim fixed at a past moment without a year: that moment, not the present, is what it measures."""
 
 KEPT_DECISIONS: Final = frozenset({ScopeDecision.SAME_SCOPE, ScopeDecision.UNCLEAR})
 _MEASURES_SHOWN = 3  # what a set-aside document measures instead: its first few measures, enough to say
@@ -59,7 +80,8 @@ class ClaimScope:
     places: frozenset[str]
     years: frozenset[int]
     present_tense: bool
-    as_of_year: int
+    as_of_year: int  # the year the claim was made: the debate's date
+    past_moment: bool = False  # it names a fixed past moment ("at independence"): no figure is too old
 
     @classmethod
     def of(
@@ -67,7 +89,8 @@ class ClaimScope:
     ) -> ClaimScope:
         """The scope of ``text``. A part of a claim that states no figure ("traffic fell in October") is
         about the measure of the ``whole_claim`` it was split from. A claim that names no place is about
-        the debate's ``country`` (a name, or an ISO code ``COUNTRY_NAMES`` knows), when one is set."""
+        the debate's ``country`` (a name, or an ISO code ``COUNTRY_NAMES`` knows), when one is set.
+        ``as_of`` is when the claim was made (the debate's date), not when it is checked."""
         places = frozenset(tx.places(text)) or country_places(country)
         stems = _measure_stems(text, places)
         if not stems and whole_claim:
@@ -78,7 +101,14 @@ class ClaimScope:
             years=frozenset(tx.years(text)),
             present_tense=temporal_scope(text, text) is not TemporalScope.HISTORICAL,
             as_of_year=as_of.year,
+            past_moment=names_past_moment(text),
         )
+
+
+def names_past_moment(text: str) -> bool:
+    """Whether ``text`` fixes its claim at a past moment it names without a year ("at independence",
+    "back then", "in the 1960s", "when we took office")."""
+    return bool(_PAST_MOMENT.search(text))
 
 
 _BRITAIN: Final = frozenset({"united kingdom", "britain", "england", "scotland", "wales"})
@@ -207,7 +237,8 @@ def _humanise(measures: list[str], places: set[str]) -> str:
 
 
 def _period_mismatch(claim: ClaimScope, text: str, published_at: datetime | None) -> str | None:
-    stated = {year for year in tx.years(text) if year <= claim.as_of_year}
+    years = tx.years(text)
+    stated = {year for year in years if year <= claim.as_of_year}
     if claim.years:
         if stated and not stated & claim.years:
             return f"figures for {', '.join(str(year) for year in sorted(stated))}"
@@ -216,7 +247,26 @@ def _period_mismatch(claim: ClaimScope, text: str, published_at: datetime | None
         return None
     if not claim.present_tense:
         return None
+    later = _after_the_claim(claim, years, stated, published_at)
+    if later is not None:
+        return later
+    if claim.past_moment:
+        return None  # "at independence, the population is ...": the claim's moment is in the past
     reference = max(stated) if stated else (published_at.year if published_at is not None else None)
     if reference is not None and claim.as_of_year - reference > PRESENT_TENSE_TOLERANCE_YEARS:
         return f"figures for {reference}, too old for a claim about the present"
+    return None
+
+
+def _after_the_claim(
+    claim: ClaimScope, years: set[int], stated: set[int], published_at: datetime | None
+) -> str | None:
+    """A document about a later time than a present-tense claim was made in: it cannot measure that
+    present (a 2024 figure for a claim made in a 2020 debate)."""
+    if stated:
+        return None
+    if years:
+        return f"figures for {', '.join(str(year) for year in sorted(years))}, after the claim was made"
+    if published_at is not None and published_at.year - claim.as_of_year > LATER_PUBLICATION_TOLERANCE_YEARS:
+        return f"material published in {published_at.year}, after the claim was made"
     return None

@@ -21,7 +21,7 @@ import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final, Protocol, TypeVar, cast
 
 from pydantic import ValidationError
@@ -36,6 +36,7 @@ from icarus.debates.adjudication import (
     build_claim_verdict,
     panel_fingerprint,
 )
+from icarus.debates.dating import HELD_AT_FIELD, accepted_held_at
 from icarus.debates.elector import Chooser
 from icarus.debates.errors import (
     ClaimNotFound,
@@ -140,10 +141,11 @@ WEIGHT_FIELDS: Final = ("cost_weight", "latency_weight", "quality_weight")
 
 
 class Detector(Protocol):
-    """Finds the checkable claims in segments (``icarus.debates.detection.detect_claims``)."""
+    """Finds the checkable claims in segments (``icarus.debates.detection.detect_claims``); ``as_of`` is
+    the debate's date (``held_at``), after which a stated year is a prediction."""
 
     def __call__(
-        self, segments: Sequence[Segment], speaker_names: Mapping[str, str]
+        self, segments: Sequence[Segment], speaker_names: Mapping[str, str], *, as_of: date
     ) -> list[DetectedClaim]: ...
 
 
@@ -198,8 +200,10 @@ class DebatePipeline:
         services: list[ResearchServices] = []
         lock = threading.Lock()
 
-        def detect(segments: Sequence[Segment], speaker_names: Mapping[str, str]) -> list[DetectedClaim]:
-            return detect_claims(segments, speaker_names)
+        def detect(
+            segments: Sequence[Segment], speaker_names: Mapping[str, str], *, as_of: date
+        ) -> list[DetectedClaim]:
+            return detect_claims(segments, speaker_names, as_of=as_of)
 
         def research(mode: ResearchMode, claim: ClaimToResearch, debate_settings: DebateSettings) -> Panel:
             with lock:
@@ -277,6 +281,7 @@ class DebateView:
     detection_state: DetectionState
     segment_count: int
     claim_count: int
+    held_at: datetime
     created_at: datetime
     updated_at: datetime
 
@@ -411,10 +416,14 @@ class DebateService:
 
     # --- debates ---------------------------------------------------------------------------------------
 
-    def create_debate(self, caller: Caller, settings: DebateSettings, title: str = "") -> DebateView:
+    def create_debate(
+        self, caller: Caller, settings: DebateSettings, title: str = "", held_at: datetime | None = None
+    ) -> DebateView:
+        """A new debate; ``held_at`` (when it took place) defaults to now, the upload time."""
         caller.require(Role.API, "creating a debate")
         check_methods(caller, settings.research_modes)
         now = self.clock()
+        held = accepted_held_at(held_at, now)
         debate_id = repo.new_debate_id()
 
         def work(session: Session) -> DebateView:
@@ -429,6 +438,7 @@ class DebateService:
                     mode=DebateMode.LIVE.value,
                     detection_state=DetectionState.IDLE.value,
                     skip_speakers=False,
+                    held_at=held,
                     created_at=now,
                     updated_at=now,
                 )
@@ -457,22 +467,27 @@ class DebateService:
             return [self._view(session, row) for row in session.scalars(query).all()]
 
     def update_debate(self, caller: Caller, debate_id: str, changes: Mapping[str, Any]) -> DebateView:
-        """Replace the named settings (and ``title``). Claims already detected keep their panels."""
+        """Replace the named settings (and ``title``, ``held_at``). Claims already detected keep their
+        panels; research and detection that run later read a new ``held_at``."""
         caller.require(Role.API, "changing a debate")
-        unknown = sorted(set(changes) - SETTINGS_FIELDS - {"title"})
+        unknown = sorted(set(changes) - SETTINGS_FIELDS - {"title", HELD_AT_FIELD})
         if unknown:
             raise InvalidChange("unknown debate setting(s): " + ", ".join(unknown))
         now = self.clock()
+        held = accepted_held_at(changes[HELD_AT_FIELD], now) if HELD_AT_FIELD in changes else None
+        named = {k: v for k, v in changes.items() if k not in ("title", HELD_AT_FIELD)}
 
         def work(session: Session) -> DebateView:
             row = self._visible(session, caller, debate_id, lock=True)
             current = repo.debate_row(row).settings
-            settings = _settings_with(current, {k: v for k, v in changes.items() if k != "title"})
+            settings = _settings_with(current, named)
             if settings.research_modes != current.research_modes:
                 check_methods(caller, settings.research_modes)
             row.settings_json = settings.model_dump_json()
             if "title" in changes:
                 row.title = str(changes["title"])[:512]
+            if held is not None:
+                row.held_at = held
             row.updated_at = now
             return self._view(session, row)
 
@@ -1013,6 +1028,7 @@ class DebateService:
         request = ClaimToResearch(
             text=claim.text,
             as_of=now,
+            held_at=debate.held_at,
             language=debate.settings.language,
             country=debate.settings.country,
             strong_language=row.strong_language,
@@ -1049,7 +1065,7 @@ class DebateService:
             debate = repo.debate_row(repo.debate_record(session, debate_id))
             pending = repo.segments(session, debate_id, undetected_only=True)
             names = known_names(repo.heard_labels(session, debate_id), debate.speakers)
-        found = self.pipeline.detect(pending, names) if pending else []
+        found = self.pipeline.detect(pending, names, as_of=debate.held_at.date()) if pending else []
         panels: list[int] = []
 
         def record(session: Session) -> bool:
@@ -1137,7 +1153,9 @@ class DebateService:
             ready = pending if flush else _complete_prefix(pending)
             if not ready:
                 return 0, 0, shown_waiting, []
-            found = self.pipeline.detect(ready, known_names(heard, debate.speakers))
+            found = self.pipeline.detect(
+                ready, known_names(heard, debate.speakers), as_of=debate.held_at.date()
+            )
             repo.mark_detected(session, debate_id, [s.segment_id for s in ready])
             before = len(repo.withheld_claims(session, debate_id))
             panels = self._store_detected(session, row, found, now, live=True)
@@ -1531,6 +1549,7 @@ class DebateService:
             detection_state=debate.detection_state,
             segment_count=repo.segment_count(session, row.id),
             claim_count=len(repo.claim_rows(session, row.id)),
+            held_at=debate.held_at,
             created_at=row.created_at,
             updated_at=row.updated_at,
         )

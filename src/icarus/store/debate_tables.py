@@ -172,6 +172,8 @@ class DebateRecord(Base):
     detection_state: Mapped[str] = mapped_column(String(16))
     skip_speakers: Mapped[bool] = mapped_column(Boolean)
     detection_due_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    # When the debate took place; null only on rows older than revision 0007, read as created_at.
+    held_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
 

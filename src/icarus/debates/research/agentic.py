@@ -79,7 +79,7 @@ def admit(
     """Judge ``items`` against the question, check each one's scope, and add them to ``findings``."""
     if not items:
         return []
-    scope = ClaimScope.of(findings.question, claim.as_of)
+    scope = ClaimScope.of(findings.question, claim.said_at)
     subject = ClaimSubject.of(findings.question, claim.text)
     judged = judge_items(items, findings.claim, services)
     for item in judged:
@@ -288,7 +288,7 @@ def research(claim: ClaimToResearch, services: ResearchServices, meter: BudgetMe
         meter=meter,
         findings=findings,
         llm=debate_llm(services.llm),
-        plan=plan_queries(question, claim.as_of, PLANNED_QUERIES),
+        plan=plan_queries(question, claim.said_at, PLANNED_QUERIES),
     )
     agent.run()
     trace: dict[str, Any] = {"steps": agent.steps, "navigator": "llm" if agent.llm else "rule"}

@@ -223,7 +223,9 @@ class LlmConfig:
 
 @dataclass(frozen=True)
 class ClaimToResearch:
-    """A claim as a debate hands it to a method. ``as_of`` must be timezone-aware."""
+    """A claim as a debate hands it to a method. ``as_of`` is when the research runs (pages are read and
+    scored then); ``held_at`` is when the claim was made, the debate's date (``as_of`` when None). Both
+    must be timezone-aware."""
 
     text: str
     as_of: datetime
@@ -231,12 +233,19 @@ class ClaimToResearch:
     country: str | None = None
     strong_language: bool = False
     speaker: str | None = None
+    held_at: datetime | None = None
 
     def __post_init__(self) -> None:
-        if self.as_of.tzinfo is None or self.as_of.utcoffset() is None:
-            raise ValueError("as_of must be timezone-aware")
+        for name, moment in (("as_of", self.as_of), ("held_at", self.held_at)):
+            if moment is not None and (moment.tzinfo is None or moment.utcoffset() is None):
+                raise ValueError(f"{name} must be timezone-aware")
         if not self.text.strip():
             raise ValueError("a claim to research needs text")
+
+    @property
+    def said_at(self) -> datetime:
+        """The moment the claim speaks for: its present tense and its search date bounds read this."""
+        return self.held_at if self.held_at is not None else self.as_of
 
 
 @dataclass

@@ -301,7 +301,7 @@ def investigate(
     subject, ledger_question = ledger_claim(question, claim.as_of)
     findings = Findings(question=question, subject=subject, claim=ledger_question)
     planned = (
-        list(queries) if queries is not None else plan_queries(ledger_question, claim.as_of, max_queries)
+        list(queries) if queries is not None else plan_queries(ledger_question, claim.said_at, max_queries)
     )
     _add_round(findings, planned, claim, services, meter, check_scope_of)
     if findings.unavailable:
@@ -309,7 +309,7 @@ def investigate(
     _score(findings, claim, services, searched=False, corroborate=corroborate)
     check = findings.corroboration
     if corroborate and check is not None and check.needs_extra_search and meter.can_search():
-        extra = _corroboration_query(check.block.element, ledger_question, claim.as_of)
+        extra = _corroboration_query(check.block.element, ledger_question, claim.said_at)
         if extra is not None:
             _add_round(findings, [extra], claim, services, meter, check_scope_of)
             _score(findings, claim, services, searched=True, corroborate=True)
@@ -349,7 +349,7 @@ def _add_round(
     new = read_hits(searched.hits, findings.claim, services, meter, claim.as_of, known)
     judged = judge_items(new, findings.claim, services)
     if check_scope_of:
-        scope = ClaimScope.of(findings.question, claim.as_of, claim.text, claim.country)
+        scope = ClaimScope.of(findings.question, claim.said_at, claim.text, claim.country)
         subject = ClaimSubject.of(findings.question, claim.text)
         for item in judged:
             judgment = item.judgment_for(findings.claim.claim_id)

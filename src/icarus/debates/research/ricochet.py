@@ -327,7 +327,7 @@ def research(claim: ClaimToResearch, services: ResearchServices, meter: BudgetMe
         meter=meter,
         findings=findings,
         llm=debate_llm(services.llm),
-        plan=plan_queries(question, claim.as_of, PLANNED_QUERIES),
+        plan=plan_queries(question, claim.said_at, PLANNED_QUERIES),
         fetch_budget=FetchBudget(meter.budget.max_pages, meter.budget.max_seconds, clock=services.clock),
         terms=claim_terms(claim.text),
     )
