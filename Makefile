@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
+.PHONY: train-checkworthy run test bench lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,12 @@ train-judge-fever: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m icarus_training.cross_encoder --data $(DATASETS) --name offline-minilm-fever-1 \
 	  --fever $(FEVER_PAIRS) --epochs $(FEVER_EPOCHS) --checkpoint $(FEVER_CHECKPOINT) $(if $(RESUME),--resume)
+
+# The check-worthiness ranker (icarus.claims.ranking) from the CheckThat! 2019 training transcripts (needs the
+# dev extras: scikit-learn). Writes src/icarus/claims/checkworthy-1.json and
+# docs/evaluation/checkworthiness.{json,md}; about ten minutes on two cores.
+train-checkworthy: $(STAMP)
+	$(BIN)/python -m icarus_training.checkworthy --data $(DATASETS)
 
 # Selection rule 2: the offline judge and its side floors on the tune halves pooled over every set, with 90 %
 # bootstrap intervals (docs/evaluation/judge-selection/selection-2.md); writes offline-minilm-fever-2.json.

@@ -15,6 +15,12 @@
    while two worker threads research it, polling as the live page's stream does; each must receive every
    event (a pending and an answered event per panel, every answer), in order.
 
+Beside the generated debate, a real one runs through the same file path: the first presidential debate of
+2016 from the CheckThat! 2019 training transcripts, written as an SRT file with its speakers when the bench
+runs (``icarus.evaluation.checkthat.to_srt``; never committed, the transcripts are for research use), against
+the sample corpus. It is skipped when the datasets folder (``ICARUS_DATASETS``, else ``../shared/datasets``)
+does not hold the transcripts.
+
 ``--debates-small`` runs all three at a size for the test suite (500 documents, the first 120 cues, 40 live
 segments at 40 per second). The store is SQLite in a temporary folder.
 """
@@ -22,6 +28,7 @@ segments at 40 per second). The store is SQLite in a temporary folder.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -44,6 +51,7 @@ from icarus.debates.model import DebateSettings, DetectedClaim, Panel, ResearchM
 from icarus.debates.research.base import ClaimToResearch, ResearchServices, run_method
 from icarus.debates.service import DebatePipeline, DebateService
 from icarus.debates.transcripts import parse_transcript
+from icarus.evaluation.checkthat import load_transcripts, to_srt
 from icarus.fetching import SnapshotStore
 from icarus.judges import create_judge
 from icarus.reputation import load_registry
@@ -55,6 +63,7 @@ from icarus.store.debate_tables import ClaimVerdictRecord, DebateClaimRecord, De
 
 ROOT: Final = Path(__file__).parents[1]
 DEBATE: Final = ROOT / "examples" / "debates" / "debate-90min.srt"
+REAL_DEBATE: Final = "20160926_1pres.tsv"  # a training-part transcript: three speakers, 1,403 sentences
 SAMPLE: Final = ROOT / "examples" / "sample-corpus"
 OPERATOR: Final = Caller.operator()
 WORKERS: Final = 2
@@ -146,7 +155,21 @@ def _unanswered(store: Store, debate_id: str) -> tuple[int, int]:
     return int(claims or 0), int(answered or 0)
 
 
-def _file_run(corpus_path: Path, folder: Path, size: Size, judge: str) -> dict[str, Any]:
+def _real_caption(size: Size) -> tuple[str, bytes] | None:
+    """A real debate (a CheckThat! training transcript) as an SRT file, written here and never kept; None
+    when the datasets folder does not hold it."""
+    datasets = Path(os.environ.get("ICARUS_DATASETS", ROOT.parent / "shared" / "datasets"))
+    try:
+        transcripts = {t.name: t for t in load_transcripts(datasets)}
+    except FileNotFoundError:
+        return None
+    transcript = transcripts.get(REAL_DEBATE)
+    return None if transcript is None else (transcript.name, to_srt(transcript, limit=size.cues))
+
+
+def _file_run(
+    corpus_path: Path, folder: Path, size: Size, judge: str, caption: bytes | None = None
+) -> dict[str, Any]:
     folder.mkdir(parents=True, exist_ok=True)
     url = f"sqlite:///{folder / 'icarus.db'}"
     store = Store(url).open()
@@ -164,7 +187,7 @@ def _file_run(corpus_path: Path, folder: Path, size: Size, judge: str) -> dict[s
         ready.wait(600)
     try:
         debate = service.create_debate(OPERATOR, DebateSettings(research_modes=[ResearchMode.TWO_STEP]))
-        caption = _caption(size.cues)
+        caption = _caption(size.cues) if caption is None else caption
         start = time.perf_counter()
         ingested = service.ingest_transcript(OPERATOR, debate.id, caption, "srt")
         ingest_s = time.perf_counter() - start
@@ -387,6 +410,12 @@ def main(argv: list[str]) -> dict[str, Any]:
             }
         )
 
+        real = _real_caption(size)
+        if real is not None:
+            name, caption = real
+            measured = _file_run(folder / "sample.db", folder / "real", size, judge, caption)
+            runs.append({"run": f"file, real transcript {name}, sample corpus", **measured})
+
         live = _live_run(size, folder / "live")
         runs.append(
             {
@@ -399,7 +428,7 @@ def main(argv: list[str]) -> dict[str, Any]:
         )
         feed = _feed_run(size, folder / "feed", judge)
         runs.append({"run": f"feed, {feed['subscribers']} subscribers", **feed})
-    file_row, live_row, feed_row = runs[1], runs[2], runs[3]
+    file_row, live_row, feed_row = runs[1], runs[-2], runs[-1]
     return {
         "runs": runs,
         "judge": judge,

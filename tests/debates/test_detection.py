@@ -115,7 +115,7 @@ def test_the_excerpts_give_the_factual_claims_of_each_speaker() -> None:
     assert [
         (claim.speaker_label, claim.speaker_name, claim.text, claim.needs_speaker) for claim in claims
     ] == [
-        ("SPEAKER_1", None, "Governor Marsh, you won the coin toss", False),
+        # The moderator's "Governor Marsh, you won the coin toss" is framing: it ranks under the bar.
         (
             "SPEAKER_2",
             "Helena Marsh",
@@ -126,8 +126,8 @@ def test_the_excerpts_give_the_factual_claims_of_each_speaker() -> None:
         ("SPEAKER_3", None, "The province closed 17 rural schools between 2016 and 2023", False),
         ("SPEAKER_3", None, "I introduced the rent transparency bill in June 2023", True),
     ]
-    assert claims[1].claim_type == "statistic"
-    assert claims[3].segment_ids == ["txt-4"]
+    assert claims[0].claim_type == "statistic"
+    assert claims[2].segment_ids == ["txt-4"]
 
 
 def test_a_sentence_cut_across_cues_is_one_claim_naming_both_segments() -> None:
@@ -226,7 +226,9 @@ def test_naming_the_speaker_later_releases_the_claims_that_waited() -> None:
 
 
 def test_a_year_after_the_debate_marks_a_prediction() -> None:
-    segments = _segments(("SPEAKER_2", "Norvale's debt reaches 61 billion dollars in 2027."))
+    segments = _segments(
+        ("SPEAKER_2", "Norvale's debt reaches 61 billion dollars in 2027, twice what it was.")
+    )
     assert detect_claims(segments, {}, as_of=date(2026, 10, 14)) == []
     assert len(detect_claims(segments, {}, as_of=date(2028, 1, 1))) == 1
 
@@ -305,3 +307,20 @@ def test_flush_reports_what_was_held_for_an_unfinished_sentence() -> None:
     (claim,) = live.flush({})
     assert claim.text.startswith("Rents in Port Ellery rose 14 percent in 2024")
     assert live.flush({}) == []
+
+
+def test_on_real_speech_the_detector_keeps_picked_claims_and_drops_framing_calls_and_questions() -> None:
+    # Lines from real debates (issue 33): the first two were checked by fact-checkers; the rest never are.
+    segments = _segments(
+        ("SPEAKER_1", "I'm Maria Lopez, and I'll be moderating tonight's debate."),
+        ("SPEAKER_2", "I'm self-funding my campaign."),
+        ("SPEAKER_3", "There's never been a time when the climate has not changed."),
+        ("SPEAKER_2", "We have to knock out ISIS."),
+        ("SPEAKER_3", "We need to move to a merit-based system of immigration."),
+        ("SPEAKER_1", "Why did 40 percent of voters stay home in 2016?"),
+    )
+    found = [claim.text for claim in detect_claims(segments, {}, as_of=date(2016, 10, 1))]
+    assert found == [
+        "I'm self-funding my campaign",
+        "There's never been a time when the climate has not changed",
+    ]

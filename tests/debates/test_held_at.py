@@ -157,7 +157,7 @@ def test_research_reads_the_debates_date_and_a_patch_applies_to_later_research(s
 
 # --- detection reads the debate's date --------------------------------------------------------------------
 
-PREDICTION_IN_2026 = "Norvale's debt reaches 61 billion dollars in 2026."
+PREDICTION_IN_2026 = "Norvale's debt reaches 61 billion dollars in 2026, twice what it was."
 
 
 def test_a_year_after_the_debates_date_is_a_prediction_whichever_way_segments_arrive(

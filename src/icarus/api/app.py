@@ -257,9 +257,7 @@ def _never_lose(enqueue: Enqueue) -> Enqueue:
     return safe
 
 
-def _mount_pages(
-    app: FastAPI, runner: JobRunner, debates: Callable[[Request], Any] | None = None
-) -> None:
+def _mount_pages(app: FastAPI, runner: JobRunner, debates: Callable[[Request], Any] | None = None) -> None:
     """The report page, dashboard and methodology from ``icarus.web``; a plain page if it is absent."""
     try:
         from icarus.web import Links, RecentCheck, ReportPage, create_web_router

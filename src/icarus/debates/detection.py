@@ -2,11 +2,12 @@
 
 Consecutive segments by the same speaker are read together as one turn, because captions cut sentences
 across cues; ``extract_claims`` then cuts the turn into atomic claims, each the exact slice of the turn's
-text, and gives each its disposition, claim type and checkworthiness. A claim is kept when it is
-checkable (not an opinion, prediction, joke or advice), is not debate courtesy ("Thank you, Ruth."), and
-scores at least ``min_checkworthiness``; each segment contributes at most ``max_claims_per_segment``
-claims, the most checkworthy first. Every step is a documented pattern, so the same transcript always
-gives the same claims in the same order.
+text, and gives each its disposition and claim type. Its checkworthiness is the learned ranker's score
+(``icarus.claims.ranking``, trained on real debate transcripts) for the sentence the claim sits in. A
+claim is kept when it is checkable (not an opinion, prediction, joke or advice), is neither a question
+nor debate courtesy ("Thank you, Ruth."), and scores at least ``min_checkworthiness``; each segment contributes at most
+``max_claims_per_segment`` claims, the most checkworthy first. Patterns and fixed weights decide every
+step, so the same transcript always gives the same claims in the same order.
 
 A claim in the first person ("I voted for…", "my administration…") can only be checked once its
 speaker is known: while the speaker's label has no name it is marked ``needs_speaker``.
@@ -23,7 +24,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from typing import Final
 
-from icarus.claims import checkworthiness, extract_claims
+from icarus.claims import extract_claims
+from icarus.claims.ranking import load_model
+from icarus.claims.segment import split_sentences
 from icarus.debates.model import DetectedClaim, Segment
 from icarus.ledger.claims import Disposition, NotAssessedReason
 from icarus.ledger.subject import CapturedField, FieldName, Subject, SubjectKind
@@ -71,6 +74,8 @@ _FIRST_PERSON = re.compile(
     r"opened|closed|approved|reduced|increased|lowered|added|spent|invested)\b",
     re.IGNORECASE,
 )
+# A question asks; it claims nothing to check, whatever figures it quotes.
+_QUESTION = re.compile(r"[?？][\"'”’)\]]*\s*$")
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s*$")
 
 
@@ -255,12 +260,14 @@ def _turn_claims(
     label = turn.speaker_label
     name = speaker_names.get(label, "").strip() if label else ""
     kept: list[tuple[int, DetectedClaim]] = []
+    sentences = split_sentences(turn.text)
     for claim in extract_claims(subject, _EXTRACTION_BUDGET).all:
         if claim.disposition is not Disposition.CHECKABLE or claim.not_assessed is NotAssessedReason.SCOPE:
             continue
-        if is_small_talk(claim.text):
+        if is_small_talk(claim.text) or _QUESTION.search(claim.text):
             continue
-        score = checkworthiness(claim.text).score
+        # The ranker learned from whole sentences, so a clause is ranked by the sentence it belongs to.
+        score = round(_rank(_sentence_of(turn.text, sentences, claim.span.start, claim.text), claim.text), 4)
         if score < min_checkworthiness:
             continue
         start, end = claim.span.start, claim.span.end
@@ -280,6 +287,19 @@ def _turn_claims(
         )
         kept.append((start, detected))
     return kept
+
+
+def _rank(sentence: str, claim_text: str) -> float:
+    """A claim's checkworthiness: the ranker's score for its sentence (``claim_text`` is unused here; an
+    evaluation may swap in a ranker that reads the clause alone, as the cue points did)."""
+    return load_model().score(sentence)
+
+
+def _sentence_of(text: str, sentences: Sequence[tuple[int, int]], start: int, fallback: str) -> str:
+    for sentence_start, sentence_end in sentences:
+        if sentence_start <= start < sentence_end:
+            return text[sentence_start:sentence_end]
+    return fallback
 
 
 def _apply_budget(found: list[tuple[int, int, DetectedClaim]], per_segment: int) -> list[DetectedClaim]:
