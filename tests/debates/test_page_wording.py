@@ -174,3 +174,11 @@ def test_the_dashboard_lists_the_readers_debates_beside_the_checks(site: Site) -
     html = site.client.get("/").text
     section = html[html.index('class="dash-debates"') :]
     assert "Norvale debate" in section and "Waiting for a transcript or live captions" in section
+
+
+def test_the_header_says_when_the_debate_was_held(site: Site) -> None:
+    api = site.token(Role.API)
+    debate_id = site.debate(api, title="2020 debate", held_at="2020-10-22")
+    sign_in(site, api, f"/debates/{debate_id}")
+    html = site.client.get(f"/debates/{debate_id}").text
+    assert "Held on 22 October 2020: claims are read as of that day." in html
