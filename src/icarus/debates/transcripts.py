@@ -560,14 +560,16 @@ _TEXT_TIME = re.compile(r"[ \t]*[\[(]?(?P<time>(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]
 def _parse_text(text: str) -> list[Segment]:
     builder = _SegmentBuilder()
     pending: list[str] = []
+    pending_chars = 0  # the joined length of ``pending``, kept as it grows: summing it each line is quadratic
     pending_line = 0
     pending_start: float | None = None
 
     def flush() -> None:
-        nonlocal pending, pending_start
+        nonlocal pending, pending_chars, pending_start
         if pending:
             builder.add(f"txt-{len(builder.segments) + 1}", " ".join(pending), pending_line, pending_start)
         pending = []
+        pending_chars = 0
         pending_start = None
 
     for number, raw in enumerate(text.split("\n"), start=1):
@@ -579,7 +581,7 @@ def _parse_text(text: str) -> list[Segment]:
         label, rest = split_speaker(raw[stamp.end() :] if stamp else raw)
         if len(rest) > MAX_SEGMENT_CHARS:
             raise TranscriptError(f"line longer than {MAX_SEGMENT_CHARS:,} characters", number)
-        joined = sum(map(len, pending)) + len(pending) + len(rest)  # with the spaces that join the lines
+        joined = pending_chars + (1 if pending else 0) + len(rest)  # with the space that joins the lines
         if label is not None or start_s is not None or joined > MAX_SEGMENT_CHARS:
             flush()
         if label is not None:
@@ -587,6 +589,7 @@ def _parse_text(text: str) -> list[Segment]:
         if rest:
             if not pending:
                 pending_line, pending_start = number, start_s
+            pending_chars += len(rest) + (1 if pending else 0)
             pending.append(rest)
     flush()
     return builder.segments
