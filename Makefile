@@ -126,6 +126,7 @@ eval: $(STAMP)
 	$(BIN)/icarus eval climate-fever --data $(DATASETS)/climate-fever --reputation $(EVAL_REGISTRY) --judge gold-labels@1 --out $(EVAL_OUT)/ceiling/with-registry --json > /dev/null
 	$(BIN)/icarus eval averitec --data $(DATASETS)/averitec --reputation $(EVAL_REGISTRY) --judge gold-labels@1 --out $(EVAL_OUT)/ceiling/with-registry --json > /dev/null
 	rm -rf $(EVAL_REGISTRY_DIR)
+	$(BIN)/python -m icarus.evaluation.history $(EVAL_OUT) > /dev/null
 	$(MAKE) eval-splits
 	$(MAKE) eval-selection-dev
 

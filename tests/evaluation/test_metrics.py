@@ -106,3 +106,34 @@ def test_firing_counts_count_each_code_once_per_claim() -> None:
     counts = metrics.firing_counts([("H4", "rule-6", "H4"), ("G3", "H4"), ()])
     assert counts == {"H4": 2, "G3": 1, "rule-6": 1}
     assert list(counts) == ["H4", "G3", "rule-6"]  # most frequent first, then by code
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=1, max_value=400).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_interval_matches_scipy(counts: tuple[int, int]) -> None:
+    from scipy.stats import binomtest
+
+    successes, n = counts
+    expected = binomtest(successes, n).proportion_ci(confidence_level=0.90, method="wilson")
+    low, high = metrics.wilson_interval(successes, n)  # type: ignore[misc]
+    assert low == pytest.approx(expected.low, abs=1e-12)
+    assert high == pytest.approx(expected.high, abs=1e-12)
+    assert low <= successes / n <= high
+
+
+def test_wilson_interval_boundaries() -> None:
+    assert metrics.wilson_interval(0, 0) is None
+    low, high = metrics.wilson_interval(0, 10, z=1.96)  # type: ignore[misc]
+    assert low == 0.0 and high == pytest.approx(3.8416 / 13.8416)
+    # Two right of two says little: the interval reaches well below 0.5.
+    assert metrics.wilson_interval(2, 2)[0] < 0.45  # type: ignore[index]
+    with pytest.raises(ValueError):
+        metrics.wilson_interval(3, 2)
+
+
+def test_decided_counts_are_the_counts_behind_the_shares() -> None:
+    gold = ["supported", "not_supported", "supported", "misleading"]
+    predicted = ["supported", "supported", "unverifiable", "misleading"]
+    assert metrics.decided_counts(gold, predicted) == (3, 2)
+    assert metrics.coverage(predicted) == 3 / 4
+    assert metrics.decided_precision(gold, predicted) == 2 / 3

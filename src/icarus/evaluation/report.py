@@ -11,7 +11,7 @@ from rich.table import Table
 from icarus.evaluation.blockers import blockers_markdown
 from icarus.judges.sidecalls import side_calls_markdown
 
-__all__ = ["HEADLINE", "console_table", "markdown", "percent"]
+__all__ = ["HEADLINE", "console_table", "figure", "markdown", "percent"]
 
 HEADLINE = (
     ("n", "n"),
@@ -36,12 +36,21 @@ def percent(value: object) -> str:
     return f"{value:.3f}"
 
 
+def figure(summary: Mapping[str, Any], key: str) -> str:
+    """A headline figure, with its 90 % interval where the summary carries one (``KEY_interval``)."""
+    interval = summary.get(f"{key}_interval")
+    if not interval:
+        return percent(summary.get(key))
+    low, high = interval
+    return f"{percent(summary.get(key))} [{low:.3f}, {high:.3f}]"
+
+
 def console_table(summary: Mapping[str, Any]) -> Table:
     table = Table(title=f"{summary['dataset']} ({summary['selection']} of {summary['available']})")
     table.add_column("metric")
     table.add_column("value", justify="right")
     for key, title in HEADLINE:
-        table.add_row(title, percent(summary.get(key)))
+        table.add_row(title, figure(summary, key))
     table.add_row("judge", str(summary["judge"]))
     table.add_row("policy", str(summary["policy"]))
     return table
@@ -73,7 +82,12 @@ def markdown(summary: Mapping[str, Any], plots: Sequence[Path]) -> str:
         "",
         "| metric | value |",
         "|---|---|",
-        *[f"| {title} | {percent(summary.get(key))} |" for key, title in HEADLINE],
+        *[f"| {title} | {figure(summary, key)} |" for key, title in HEADLINE],
+        *(
+            [f"| decided (right) | {summary['decided']} ({summary['decided_right']}) |"]
+            if summary.get("claims")
+            else []
+        ),
         f"| judge failures | {summary['judge_failures']} |",
         "",
     ]

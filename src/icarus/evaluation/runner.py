@@ -119,6 +119,7 @@ class EvalReport:
         own = [(c.own_evidence, c.evidence) for c in self.claims if c.own_evidence is not None]
         own_items, all_items = sum(o for o, _ in own), sum(e for _, e in own)
         counted = len(self.claims) or len(self.stances)
+        decided, right = metrics.decided_counts(gold, predicted)
         return {
             "dataset": self.dataset,
             "source": str(self.source),
@@ -133,6 +134,10 @@ class EvalReport:
             "confusion": metrics.confusion(gold, predicted) if self.claims else None,
             "coverage": metrics.coverage(predicted),
             "decided_precision": metrics.decided_precision(gold, predicted),
+            "decided": decided,
+            "decided_right": right,
+            "coverage_interval": metrics.wilson_interval(decided, len(predicted)),
+            "decided_precision_interval": metrics.wilson_interval(right, decided),
             "unverifiable_rate": metrics.unverifiable_rate(predicted),
             "per_band": metrics.per_band(gold, predicted, [c.band for c in self.claims])
             if self.claims
