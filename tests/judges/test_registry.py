@@ -39,6 +39,28 @@ def test_registry_contents_are_pinned() -> None:
         JUDGES["x@1"] = JUDGES["offline-lexical@1"]  # type: ignore[index]
 
 
+def test_every_judge_says_where_it_stands_and_only_the_default_is_current() -> None:
+    import re
+
+    from icarus.judges.registry import CURRENT, DEFAULT_OFFLINE_JUDGE, JUDGE_ROLES
+
+    assert set(JUDGE_ROLES) == set(JUDGES)
+    assert [name for name, role in JUDGE_ROLES.items() if role == CURRENT] == [DEFAULT_OFFLINE_JUDGE]
+    for name, role in JUDGE_ROLES.items():
+        for successor in re.findall(r"superseded by (\S+?)(?:;|$)", role):
+            assert successor in JUDGES and successor != name
+
+
+def test_the_methodology_page_marks_superseded_judges() -> None:
+    from icarus.reports.methodology import service_facts
+    from icarus.scoring.icarus.config import load_policy
+    from icarus.scoring.icarus.standing_sections import render_standing_sections
+
+    text = render_standing_sections(load_policy("icarus@1.2"), service_facts())
+    assert "`offline-minilm@4` (superseded by offline-minilm@5)" in text
+    assert "`offline-minilm@5` (the default offline judge)" in text
+
+
 def test_by_default_the_gated_cross_encoder_judges_where_the_embedding_judge_agrees() -> None:
     from icarus.judges.agreement import AgreementJudge
     from icarus.judges.relevance import RelevanceJudge

@@ -32,6 +32,7 @@ __all__ = [
     "CASCADE_JUDGE",
     "DEFAULT_OFFLINE_JUDGE",
     "JUDGES",
+    "JUDGE_ROLES",
     "LEXICAL_JUDGE",
     "MINILM_AGREEMENT_JUDGE",
     "MINILM_FEVER_JUDGE",
@@ -138,6 +139,24 @@ JUDGES: Mapping[str, JudgeFactory] = MappingProxyType(
     }
 )
 """Every registered judge, name → factory. Read-only; a test pins its contents."""
+
+CURRENT = "the default offline judge"
+JUDGE_ROLES: Mapping[str, str] = MappingProxyType(
+    {
+        LEXICAL_JUDGE: f"superseded by {MINILM_JUDGE}; the dependency-free fallback",
+        WORDLLAMA_JUDGE: f"the second judge that {MINILM_AGREEMENT_JUDGE}'s side calls must agree with",
+        MINILM_JUDGE: f"superseded by {MINILM_FIGURES_JUDGE}",
+        MINILM_FIGURES_JUDGE: f"superseded by {MINILM_THRESHOLDED_JUDGE}; the model every later MiniLM judge wraps",
+        MINILM_THRESHOLDED_JUDGE: f"superseded by {MINILM_RELEVANCE_JUDGE}",
+        MINILM_RELEVANCE_JUDGE: f"superseded by {MINILM_AGREEMENT_JUDGE}",
+        MINILM_AGREEMENT_JUDGE: CURRENT,
+        MINILM_FEVER_JUDGE: "trained on FEVER first; measured, not chosen by selection rule 2",
+        CASCADE_JUDGE: "screened as a fast option; not chosen",
+        OPENAI_COMPATIBLE_JUDGE: "asks a configured language model; used when an endpoint is set",
+    }
+)
+"""Where each registered judge stands, in words; the methodology page lists them. Old judges stay registered
+so that every stored version still replays with the judge that made it."""
 
 
 def create_judge(name: str, settings: Settings | None = None) -> Judge:

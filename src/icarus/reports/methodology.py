@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from icarus.capture.ocr import RapidOcrEngine, TesseractEngine
-from icarus.judges.registry import JUDGES, OPENAI_COMPATIBLE_JUDGE
+from icarus.judges.registry import JUDGE_ROLES, JUDGES, OPENAI_COMPATIBLE_JUDGE
 from icarus.scoring.icarus.standing_sections import ServiceFacts
 from icarus.settings import Settings
 
@@ -28,6 +28,7 @@ def service_facts() -> ServiceFacts:
     """The facts as shipped: the settings' defaults, every registered judge and the OCR engines in order."""
     return ServiceFacts(
         judges=tuple(JUDGES),
+        judge_roles=tuple((name, JUDGE_ROLES[name]) for name in JUDGES),
         default_offline_judge=str(_default("offline_judge")),
         llm_judge=OPENAI_COMPATIBLE_JUDGE,
         ocr_engines=(RapidOcrEngine.name, TesseractEngine.name),

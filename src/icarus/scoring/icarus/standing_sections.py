@@ -46,6 +46,8 @@ class ServiceFacts:
 
     judges: tuple[str, ...]
     """Every registered judge, ``name@version``."""
+    judge_roles: tuple[tuple[str, str], ...]
+    """(judge, where it stands in words): current, superseded by which, or measured and not chosen."""
     default_offline_judge: str
     llm_judge: str
     ocr_engines: tuple[str, ...]
@@ -175,7 +177,10 @@ def _history(policy: PolicyConfig, facts: ServiceFacts) -> list[str]:
 
 
 def _models_and_judges(policy: PolicyConfig, facts: ServiceFacts) -> list[str]:
-    judges = ", ".join(_code(name) for name in facts.judges)
+    roles = dict(facts.judge_roles)
+    judges = "; ".join(
+        f"{_code(name)} ({roles[name]})" if name in roles else _code(name) for name in facts.judges
+    )
     steps = "; ".join(ASSIST_STEP_WORDS[step] for step in AssistStep)
     engines = ", then ".join(_code(name) for name in facts.ocr_engines)
     return [
