@@ -198,11 +198,27 @@ def test_lvf_is_deterministic_and_independent_of_evidence_order() -> None:
     assert other.counts == first[0].counts
 
 
+FEW_SOURCES = "Fewer than two independent source records"
+
+
 def test_limitations_name_few_sources_and_time_sensitivity() -> None:
     (run,) = run_lvf(worthy_ledger([b.item("e1")], temporal_scope=TemporalScope.CURRENT), V3)
     text = " ".join(run.limitations)
-    assert "Fewer than two source records" in text and "time-sensitive" in text
+    assert FEW_SOURCES in text and "time-sensitive" in text
     assert run.external_search == "not run"
+
+
+def test_ten_pickups_of_one_wire_story_are_fewer_than_two_source_records() -> None:
+    story = b.unique_text("wire-story")
+    pickups = [b.item(f"p{i}", text=story, domain=f"outlet{i}.example") for i in range(10)]
+    (run,) = run_lvf(worthy_ledger(pickups), V3)
+    assert run.counts is not None
+    assert (run.counts.counted_items, run.counts.independent_origins) == (10, 1)
+    assert any(FEW_SOURCES in line for line in run.limitations)
+    # One independent report beside them makes two origins: the limitation goes.
+    (two,) = run_lvf(worthy_ledger([*pickups, b.item("independent")]), V3)
+    assert two.counts is not None and two.counts.independent_origins == 2
+    assert not any(FEW_SOURCES in line for line in two.limitations)
 
 
 def test_unknown_claim_id_is_a_clear_error() -> None:

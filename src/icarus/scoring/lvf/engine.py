@@ -63,7 +63,10 @@ ALWAYS = (
     "Automated assessors can be wrong or inconsistent; risky or disputed results may need human review.",
     "Repeated reporting that traces to one origin counts once, never as independent corroboration.",
 )
-FEW_SOURCES = "Fewer than two source records were counted, so independent corroboration is limited."
+FEW_SOURCES = (
+    "Fewer than two independent source records were counted (copies of one origin count once), so "
+    "independent corroboration is limited."
+)
 NLI_NOT_RUN = "No stance judgment was available: the fallback weights apply and NLI is reported as not run."
 SEARCH_NOT_RUN = "External search did not run for this ledger; that is not evidence against the claim."
 TIME_SENSITIVE = "The claim is time-sensitive and can go stale; it needs another run later."
@@ -234,7 +237,8 @@ def _scored_run(
         for component in Component
     )
     limitations = list(ALWAYS)
-    if len(facts.counted) < 2:
+    # Independent origins (provenance clusters), not items: ten pickups of one wire story are one record.
+    if len(facts.origins) < 2:
         limitations.append(FEW_SOURCES)
     if nli is None:
         limitations.append(NLI_NOT_RUN)
