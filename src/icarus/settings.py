@@ -172,6 +172,12 @@ class Settings(BaseSettings):
     api_rate_anonymous: int = Field(
         default=120, description="Requests per minute per client address without a token."
     )
+    api_rate_anonymous_total: int = Field(
+        default=1200,
+        description="API requests per minute from all callers without a token together, whatever addresses "
+        "they claim (shared by every API process through ICARUS_REDIS_URL when it is set); tokens never "
+        "count against it.",
+    )
     api_rate_reader: int = Field(
         default=300, description="Requests per minute for a reader token, unless it sets its own."
     )
@@ -185,6 +191,12 @@ class Settings(BaseSettings):
         default=120,
         description="Page loads (dashboard, reports, methodology, /docs) per minute per client address, "
         "counted apart from its API calls; over it a page answers 429 with Retry-After.",
+    )
+    page_rate_anonymous_total: int = Field(
+        default=600,
+        description="Page loads per minute from all readers without a token together, whatever addresses "
+        "they claim (shared by every API process through ICARUS_REDIS_URL when it is set); a page load "
+        "with a token counts against the token's own limit instead.",
     )
     worker_threads: int = Field(default=2, description="Worker threads per `icarus worker` process.")
     job_lease_s: float = Field(

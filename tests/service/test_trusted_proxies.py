@@ -1,4 +1,4 @@
-"""`icarus serve --trusted-proxies`: which peers may name the client in X-Forwarded-For."""
+"""`icarus serve --trusted-proxies`: which peers may name the client in X-Forwarded-For (none by default)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from icarus.api.cli import proxy_options
+from icarus.api.cli import DEFAULT_TRUSTED_PROXIES, proxy_options
 from icarus.cli import app
 
 
@@ -52,6 +52,7 @@ async def _client_seen(options: dict[str, Any], peer: str, forwarded: str) -> st
         ("10.0.0.0/8", "10.1.2.3", "203.0.113.9"),  # a trusted proxy names the client
         ("10.0.0.0/8", "198.51.100.7", "198.51.100.7"),  # anyone else cannot
         ("none", "127.0.0.1", "127.0.0.1"),
+        (DEFAULT_TRUSTED_PROXIES, "127.0.0.1", "127.0.0.1"),  # the default: no header is believed
     ],
 )
 async def test_only_trusted_proxies_name_the_client(trusted: str, peer: str, client: str) -> None:
@@ -65,6 +66,9 @@ def test_serve_hands_the_option_to_uvicorn(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path))
     monkeypatch.setattr(uvicorn, "run", lambda _app, **kwargs: ran.update(kwargs))
     monkeypatch.setattr("signal.signal", lambda *_: None)  # serve's SIGTERM handler stays out of pytest
+    by_default = CliRunner().invoke(app, ["serve", "--no-worker"])
+    assert by_default.exit_code == 0, by_default.output
+    assert ran == {"host": "127.0.0.1", "port": 8000, "log_level": "info", "proxy_headers": False}
     result = CliRunner().invoke(app, ["serve", "--no-worker", "--trusted-proxies", "10.0.0.0/8"])
     assert result.exit_code == 0, result.output
     assert ran["proxy_headers"] is True and ran["forwarded_allow_ips"] == ["10.0.0.0/8"]

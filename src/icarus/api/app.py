@@ -6,7 +6,6 @@ jobs inline), so tests exercise the real routes without a worker process or a sl
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from contextlib import asynccontextmanager
@@ -16,13 +15,14 @@ from typing import Any, Final
 from fastapi import FastAPI, HTTPException, Request, status
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlalchemy.exc import DBAPIError
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from icarus.api.auth import RateLimiter, Security
+from icarus.api.auth import Security
+from icarus.api.limits import REFUSAL_PAUSE_S, Limiter, PageRateLimit, limiter_for
 from icarus.api.model_results import ModelResults
 from icarus.api.models_routes import build_models_router
 from icarus.api.openapi import describe_errors, docs_router
@@ -45,7 +45,7 @@ from icarus.store.engine import database_unavailable
 from icarus.store.service import CheckRow
 from icarus.store.tokens import TokenStore
 
-__all__ = ["create_app"]
+__all__ = ["REFUSAL_PAUSE_S", "create_app"]
 
 log = logging.getLogger("icarus.api")
 DASHBOARD_ROWS = 50
@@ -59,7 +59,7 @@ def create_app(
     runner: JobRunner | None = None,
     enqueue: Enqueue | None = None,
     status_source: PostStatusSource | None = None,
-    limiter: RateLimiter | None = None,
+    limiter: Limiter | None = None,
     debates: DebateService | None = None,
 ) -> FastAPI:
     """The Icarus service. Without ``runner`` it opens the configured store; without ``enqueue`` it
@@ -79,7 +79,8 @@ def create_app(
         runner.enqueue = _never_lose(enqueue)
     clock: Callable[[], datetime] = runner.clock
     sweep = DeletionSweep(runner.service, status_source or x_status_source(settings), clock=clock)
-    security = Security(TokenStore(runner.store), settings, limiter)
+    deployment = runner.store.engine.url.render_as_string(hide_password=True)
+    security = Security(TokenStore(runner.store), settings, limiter or limiter_for(settings, deployment))
     lvf_runs = LvfDatabase(settings)  # the LVF database `icarus lvf` uses, opened on first use
 
     @asynccontextmanager
@@ -102,7 +103,7 @@ def create_app(
     app.state.runner = runner
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
-    app.add_middleware(PageRateLimit, limiter=security.limiter, per_minute=settings.page_rate_anonymous)
+    app.add_middleware(PageRateLimit, security=security)
     app.include_router(build_router(runner, security, settings, sweep))
     app.include_router(build_models_router(runner, security))
     app.include_router(build_lvf_router(runner, security, settings, lvf_runs))
@@ -205,43 +206,6 @@ class BodyLimit:
             return message
 
         await self.app(scope, counted, send)
-
-
-# Not pages: the API limits its own callers (by token or address), probes and icons must always answer.
-UNLIMITED_PREFIXES: Final = ("/v1/", "/healthz", "/favicon.ico", "/static/")
-# A refused page load is answered after this pause: a client that ignores Retry-After and asks again at
-# once gets about one answer a second per connection, instead of taking the server's time in a tight loop.
-REFUSAL_PAUSE_S: Final = 1.0
-
-
-class PageRateLimit:
-    """Page loads (everything outside ``/v1``: dashboard, reports, methodology, debate pages, ``/docs``)
-    per client address and minute, counted apart from the address's API calls, so a crowd of anonymous
-    page loads is refused (429 with ``Retry-After``, after ``REFUSAL_PAUSE_S``) before it can take the
-    API's database and threads. The address is the peer's, or the one a trusted proxy forwarded
-    (``icarus serve --trusted-proxies``)."""
-
-    def __init__(self, app: ASGIApp, limiter: RateLimiter, per_minute: int) -> None:
-        self.app, self.limiter, self.per_minute = app, limiter, per_minute
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = str(scope.get("path", ""))
-        if scope["type"] != "http" or path.startswith(UNLIMITED_PREFIXES):
-            await self.app(scope, receive, send)
-            return
-        client = scope.get("client")
-        wait = self.limiter.hit(f"page:addr:{client[0] if client else 'unknown'}", self.per_minute)
-        if wait is None:
-            await self.app(scope, receive, send)
-            return
-        await asyncio.sleep(REFUSAL_PAUSE_S)
-        answer = PlainTextResponse(
-            f"Too many page loads from your address: at most {self.per_minute} a minute. "
-            "Try again shortly.\n",
-            status_code=status.HTTP_429_TOO_MANY_REQUESTS,
-            headers={"Retry-After": str(int(wait) + 1), "Cache-Control": "no-store"},
-        )
-        await answer(scope, receive, send)
 
 
 def _never_lose(enqueue: Enqueue) -> Enqueue:

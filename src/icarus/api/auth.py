@@ -7,20 +7,21 @@ read the token from a ``SameSite=Strict`` cookie (``TOKEN_COOKIE``), which a bro
 send from another site.
 
 Roles nest: reader < api < reviewer < admin. Every caller is rate limited per minute: a token by its own
-limit or its role's default, an anonymous caller by client address. Limits are counted in this process;
-run the API as one process per limit you want enforced, or put a shared limiter in front.
+limit or its role's default, an anonymous caller by client address and by the budget all anonymous callers
+share. Limits are counted in Redis when one is configured, so every API process shares them, else in this
+process (see ``icarus.api.limits``).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from fastapi import HTTPException, Request, status
 
+from icarus.api.limits import ANONYMOUS_REQUESTS_KEY, Limiter, RateLimiter
 from icarus.settings import Settings
 from icarus.store.tokens import Role, TokenInfo, TokenStore, hash_token
 
@@ -39,7 +40,6 @@ TOKEN_COOKIE: Final = "icarus_token"
 PAGE_HEADER: Final = "x-requested-with"
 PAGE_HEADER_VALUE: Final = "icarus"
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
-WINDOW_S: Final = 60.0
 TOKEN_CACHE_S: Final = 5.0  # a revoked token stops working within this long
 
 
@@ -51,38 +51,16 @@ class Principal:
     token: TokenInfo | None = None  # the token presented; its organisation is looked up from it
 
 
-class RateLimiter:
-    """Fixed one-minute windows per key; thread-safe. ``hit`` returns seconds to wait, or None."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._windows: dict[str, tuple[float, int]] = {}
-        self._lock = threading.Lock()
-
-    def hit(self, key: str, limit: int) -> float | None:
-        now = self._clock()
-        with self._lock:
-            start, count = self._windows.get(key, (now, 0))
-            if now - start >= WINDOW_S:
-                start, count = now, 0
-            if count >= limit:
-                return max(0.0, WINDOW_S - (now - start))
-            self._windows[key] = (start, count + 1)
-            if len(self._windows) > 100_000:  # forget idle callers rather than grow without bound
-                self._windows = {k: v for k, v in self._windows.items() if now - v[0] < WINDOW_S}
-            return None
-
-
 class Security:
     """The API's authentication, authorisation and rate limiting, as FastAPI dependencies.
 
     The dependencies are ``async`` so a request does not hop to a thread just to be authorised: the work is
     a dictionary look-up, and a database read only when a token is not in the short-lived cache."""
 
-    def __init__(self, tokens: TokenStore, settings: Settings, limiter: RateLimiter | None = None) -> None:
+    def __init__(self, tokens: TokenStore, settings: Settings, limiter: Limiter | None = None) -> None:
         self.tokens = tokens
         self.settings = settings
-        self.limiter = limiter or RateLimiter()
+        self.limiter: Limiter = limiter or RateLimiter()
         self._cache: dict[str, tuple[float, TokenInfo | None]] = {}
         self._lock = threading.Lock()
 
@@ -90,24 +68,45 @@ class Security:
         """Who calls. ``cookie``: also accept the token from the ``TOKEN_COOKIE`` cookie (pages only)."""
         secret = self._presented_secret(request, cookie=cookie)
         if secret is None:
-            host = request.client.host if request.client else "unknown"
-            caller = Principal(None, f"addr:{host}")
-            limit = self.settings.api_rate_anonymous
+            caller = self._anonymous(request)
         else:
             info = self._lookup(secret)
             if info is None:
+                self._anonymous(request)  # guessing tokens costs the anonymous budget: 429 once it is spent
                 raise _unauthorised("unknown or revoked token")
             caller = Principal(info.role, f"token:{info.id}", info.id, info)
-            limit = info.rate_per_minute or self._role_limit(info.role)
-        wait = self.limiter.hit(caller.key, limit)
-        if wait is not None:
-            raise HTTPException(
-                status.HTTP_429_TOO_MANY_REQUESTS,
-                detail=f"rate limit of {limit} requests per minute reached",
-                headers={"Retry-After": str(int(wait) + 1)},
-            )
+            _charge(self.limiter, caller.key, self.limit_of(caller), "rate limit of {} requests per minute")
         request.state.principal = caller
         return caller
+
+    def _anonymous(self, request: Request) -> Principal:
+        """An anonymous caller, charged to its address and then to the budget every anonymous caller
+        shares (never to a token's)."""
+        host = request.client.host if request.client else "unknown"
+        caller = Principal(None, f"addr:{host}")
+        _charge(self.limiter, caller.key, self.limit_of(caller), "rate limit of {} requests per minute")
+        _charge(
+            self.limiter,
+            ANONYMOUS_REQUESTS_KEY,
+            self.settings.api_rate_anonymous_total,
+            "the limit of {} requests per minute that all callers without a token share",
+        )
+        return caller
+
+    def identify(self, request: Request, *, cookie: bool = False) -> Principal | None:
+        """The token holder calling, without counting the call; None for anyone without a valid token."""
+        try:
+            secret = self._presented_secret(request, cookie=cookie)
+        except HTTPException:
+            return None
+        info = None if secret is None else self._lookup(secret)
+        return None if info is None else Principal(info.role, f"token:{info.id}", info.id, info)
+
+    def limit_of(self, caller: Principal) -> int:
+        """Requests a minute: the token's own limit or its role's, else the per-address anonymous one."""
+        if caller.token is None or caller.role is None:
+            return self.settings.api_rate_anonymous
+        return caller.token.rate_per_minute or self._role_limit(caller.role)
 
     def _presented_secret(self, request: Request, *, cookie: bool) -> str | None:
         """The token from ``Authorization: Bearer``, else ``X-Auth-Token``, else (pages) the cookie."""
@@ -192,6 +191,17 @@ class Security:
                 self._cache.clear()
             self._cache[key] = (now, info)
         return info
+
+
+def _charge(limiter: Limiter, key: str, limit: int, what: str) -> None:
+    """Count one request against ``key``; over ``limit``, 429 saying ``what`` was reached."""
+    wait = limiter.hit(key, limit)
+    if wait is not None:
+        raise HTTPException(
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            detail=f"{what.format(limit)} reached",
+            headers={"Retry-After": str(int(wait) + 1)},
+        )
 
 
 def _unauthorised(message: str) -> HTTPException:

@@ -22,7 +22,9 @@ from icarus.store.tokens import TokenStore
 
 __all__ = ["proxy_options", "serve_command", "token_app"]
 
-DEFAULT_TRUSTED_PROXIES: Final = "127.0.0.1"  # uvicorn's own default: a proxy on the same host
+# No forwarding header is believed unless the deployment names its proxies: otherwise any client could
+# claim a fresh address on every request and pass the per-address limits.
+DEFAULT_TRUSTED_PROXIES: Final = "none"
 
 token_app = typer.Typer(no_args_is_help=True, help="API tokens: create, list, revoke.")
 err = Console(stderr=True)
@@ -50,7 +52,8 @@ def serve_command(
         typer.Option(
             "--trusted-proxies",
             help="Comma-separated addresses or networks of the proxies whose X-Forwarded-For (and "
-            "X-Forwarded-Proto) name the client, as rate limits see it; '*' trusts any, 'none' no proxy.",
+            "X-Forwarded-Proto) name the client, as rate limits see it; '*' trusts any, 'none' (the "
+            "default) no proxy.",
         ),
     ] = DEFAULT_TRUSTED_PROXIES,
 ) -> None:
