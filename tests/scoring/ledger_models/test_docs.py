@@ -49,3 +49,16 @@ def test_no_config_number_is_written_in_prose(ref: str) -> None:
     prose = prose.replace("0.86 under ledger-default@0.1.0", "")  # the display format, not a config value
     written = {Decimal(n) for n in re.findall(r"(?<![\w.@])\d+\.\d+(?![\w.])", prose)}
     assert not written & values, f"docs/ledger-models.md repeats config numbers: {sorted(written & values)}"
+
+
+def test_the_golden_examples_table_is_rendered_from_the_data_the_tests_read() -> None:
+    from icarus.scoring.ledger.golden import golden_cases, golden_markdown
+
+    block = re.search(
+        r"<!-- golden-examples:[^\n]*-->\n(.*?)<!-- /golden-examples -->", PAGE.read_text("utf-8"), re.S
+    )
+    assert block is not None
+    assert block.group(1).splitlines() == golden_markdown()
+    for case in golden_cases():
+        row = next(line for line in golden_markdown() if line.startswith(f"| {case.case} |"))
+        assert case.model in row and f"`{case.expected['state']}`" in row

@@ -9,8 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from icarus.ledger import LedgerClaimType
-from icarus.scoring.ledger.config import LedgerModelConfig
+from icarus.scoring.ledger.config import CONFIG_FILES, LedgerModelConfig, load_config
+from icarus.scoring.ledger.golden import golden_section
 from icarus.scoring.ledger.mapping import mapping_hash, mapping_table
+
+# Words about a model, not numbers it scores with: left out of the side-by-side.
+DESCRIPTIVE_KEYS = frozenset({"name", "version", "summary", "changes"})
+NOT_DECLARED = "not declared"
 
 
 def _table(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> list[str]:
@@ -164,9 +169,75 @@ def render_methodology(config: LedgerModelConfig, config_hash: str) -> str:
         "`rounding_boundary: true` in the trace. The trace is canonical JSON holding the model, config hash, "
         "code hash and every factor of every link, hashed into `trace_hash`.",
         "",
+        *_beside_section(c),
+        *golden_section(c),
         *_mapping_section(),
     ]
     return "\n".join(lines) + "\n"
+
+
+def released_beside(config: LedgerModelConfig) -> LedgerModelConfig | None:
+    """The other model released at the same version (ledger-strict@0.2.0 beside ledger-default@0.2.0)."""
+    others = [ref for ref in CONFIG_FILES if ref.endswith(f"@{config.version}") and ref != config.ref]
+    return load_config(others[0]) if len(others) == 1 else None
+
+
+def _flatten(value: Any, path: str, out: dict[str, str]) -> None:
+    """Config data as dotted paths to shown values; a list of names becomes one yes per member."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, f"{path}.{key}" if path else str(key), out)
+    elif isinstance(value, list) and all(isinstance(item, str) for item in value):
+        for item in value:
+            out[f"{path}.{item}"] = "yes"
+        out.setdefault(path, "")  # an empty list is still declared
+    else:
+        out[path] = str(value)
+
+
+def config_differences(this: LedgerModelConfig, other: LedgerModelConfig) -> list[tuple[str, str, str]]:
+    """Every setting whose value differs between two configs: (setting, this value, other value). A
+    member missing from a list reads "no"; a rule one model does not declare at all, "not declared"."""
+    mine: dict[str, str] = {}
+    theirs: dict[str, str] = {}
+    lists: set[str] = set()
+    for data, out in ((this.canonical(), mine), (other.canonical(), theirs)):
+        for key in data.keys() - DESCRIPTIVE_KEYS:
+            _flatten(data[key], key, out)
+            if isinstance(data[key], list):
+                lists.add(key)
+    rows = []
+    for path in sorted(mine.keys() | theirs.keys()):
+        if path in lists:
+            continue
+        missing = "no" if path.rsplit(".", 1)[0] in lists else NOT_DECLARED
+        a, b = mine.get(path, missing), theirs.get(path, missing)
+        if a != b:
+            rows.append((path, a, b))
+    return rows
+
+
+def _beside_section(config: LedgerModelConfig) -> list[str]:
+    other = released_beside(config)
+    if other is None:
+        return []
+    rows = config_differences(config, other)
+    lines = [
+        f"## Where it differs from {other.ref}, released beside it",
+        "",
+        "Every setting whose value differs, read from both configs; every other setting is the same.",
+        "",
+    ]
+    if not rows:
+        return [*lines, "No setting differs.", ""]
+    return [
+        *lines,
+        *_table(
+            ("setting", config.ref, other.ref),
+            [(f"`{path}`", f"`{a}`", f"`{b}`") for path, a, b in rows],
+        ),
+        "",
+    ]
 
 
 def _mapping_section() -> list[str]:
