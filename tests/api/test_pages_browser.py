@@ -20,7 +20,7 @@ from icarus.settings import Settings
 from icarus.store.tokens import Role, TokenStore
 from tests.service.conftest import FakeClock, Providers, open_runner, sample_payload
 from tests.web.conftest import _free_port
-from tests.web.screens import WIDTHS, check_page
+from tests.web.screens import WIDTHS, WatchedBrowser, check_page
 from tests.web.test_browser import ARGS, CHROMIUM, check_accessibility_basics, fits, is_drawn, open_page
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -102,8 +102,10 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
+        watched = WatchedBrowser(launched)
+        yield watched
         launched.close()
+        assert not watched.refusals(), f"the Content-Security-Policy refused: {watched.refusals()}"
 
 
 @pytest.mark.parametrize("width", [375, 1280])
@@ -183,3 +185,17 @@ def test_every_page_of_the_app_reads_at_phone_and_desktop_widths(
         check_accessibility_basics(page)
         check_page(page, name)
         page.close()
+
+
+def test_swagger_ui_renders_the_operations_under_its_policy(browser: Any, served: Served) -> None:
+    """/docs in a real browser: Swagger UI's script and style from this origin, its start script of ours,
+    the description fetched and every operation drawn, and nothing refused by the page's policy."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    response = page.goto(f"{served.base_url}/docs")
+    assert response is not None and response.status == 200
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    page.wait_for_selector(".opblock", timeout=15_000)
+    assert page.locator(".opblock").count() >= 10
+    assert page.locator(".opblock-summary-path").first.inner_text().startswith("/v1/")
+    check_page(page, "api-docs")
+    page.close()

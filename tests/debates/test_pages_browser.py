@@ -32,7 +32,7 @@ from icarus.store import Store
 from icarus.store.debate_tables import DebateFeedbackRecord
 from icarus.store.tokens import Role, TokenStore
 from tests.debates.store_fixtures import FakeClock, ScriptedResearch, make_service, sourced
-from tests.web.screens import WIDTHS, check_page
+from tests.web.screens import WIDTHS, WatchedBrowser, check_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -113,8 +113,10 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
+        watched = WatchedBrowser(launched)
+        yield watched
         launched.close()
+        assert not watched.refusals(), f"the Content-Security-Policy refused: {watched.refusals()}"
 
 
 def fits(page: Any) -> bool:
@@ -140,7 +142,7 @@ def test_claims_arrive_live_other_results_expand_and_thumbs_are_recorded(
     page.wait_for_url(f"**/debates/{live.debate_id}")
     assert page.locator("h1").inner_text() == "Leaders' debate"
     assert page.locator("#empty").is_visible()
-    page.wait_for_function("document.getElementById('live-status').textContent.includes('on')")
+    page.wait_for_function("() => document.getElementById('live-status').textContent.includes('on')")
 
     submitted = live.service.submit_claim(
         live.caller, live.debate_id, "Unemployment fell to 3.9 percent in May."
@@ -152,7 +154,7 @@ def test_claims_arrive_live_other_results_expand_and_thumbs_are_recorded(
 
     live.service.run_due()  # both methods answer; the card follows the feed
     page.wait_for_function(
-        f"document.querySelector('#claim-{submitted.claim_id} .main-answer')?.textContent.includes('True')",
+        f"() => document.querySelector('#claim-{submitted.claim_id} .main-answer')?.textContent.includes('True')",
         timeout=LIVE_TIMEOUT_MS,
     )
     card = page.locator(f"#claim-{submitted.claim_id}")
@@ -171,11 +173,13 @@ def test_claims_arrive_live_other_results_expand_and_thumbs_are_recorded(
 
     before = live.service.claim_results(live.caller, submitted.claim_id, live.debate_id).claim_verdict
     card.locator(".answer button[data-value='down']").click()
-    page.wait_for_function("document.getElementById('feedback-status').textContent.includes('recorded')")
+    page.wait_for_function(
+        "() => document.getElementById('feedback-status').textContent.includes('recorded')"
+    )
     assert card.locator(".answer button[data-value='down']").get_attribute("aria-pressed") == "true"
     others.locator("section.panel").first.locator("button[data-value='up']").click()
     page.wait_for_function(
-        "document.querySelectorAll('details.others button[aria-pressed=true]').length === 1",
+        "() => document.querySelectorAll('details.others button[aria-pressed=true]').length === 1",
         timeout=LIVE_TIMEOUT_MS,
     )
     kinds = [kind for kind, _panel in feedback_rows(live.store)]

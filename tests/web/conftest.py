@@ -18,6 +18,7 @@ from fastapi.responses import StreamingResponse
 
 from icarus.store import Store
 from icarus.web import create_web_router, store_report_loader
+from icarus.web.headers import SecurityHeaders, page_policy
 from tests.web.support import StoredChecks, fill_store, recent_from
 
 
@@ -43,6 +44,7 @@ def site_app(checks: StoredChecks, feed: EventFeed) -> FastAPI:
             load_report=store_report_loader(checks.store), recent_checks=lambda: recent_from(checks)
         )
     )
+    app.add_middleware(SecurityHeaders, default=page_policy())  # as the service sends them
 
     @app.get("/v1/events")
     async def events() -> StreamingResponse:

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from tests.web.conftest import LiveSite
-from tests.web.screens import WIDTHS, check_page, fits, is_drawn, screenshot
+from tests.web.screens import WIDTHS, WatchedBrowser, check_page, fits, is_drawn, policy_refusals, screenshot
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -42,8 +42,10 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
+        watched = WatchedBrowser(launched)
+        yield watched
         launched.close()
+        assert not watched.refusals(), f"the Content-Security-Policy refused: {watched.refusals()}"
 
 
 def open_page(browser: Any, url: str, width: int) -> Any:
@@ -118,6 +120,33 @@ def test_an_older_version_shows_its_timeline_and_links_the_latest(browser: Any, 
     page.close()
 
 
+INJECT = """() => {
+  const script = document.createElement('script');
+  script.textContent = 'window.injected = true;';
+  document.body.appendChild(script);
+  const style = document.createElement('style');
+  style.textContent = 'body { display: none }';
+  document.head.appendChild(style);
+  return [window.injected === true, getComputedStyle(document.body).display];
+}"""
+
+
+def test_the_policy_refuses_a_script_or_style_the_page_did_not_ship(
+    browser: Any, live_site: LiveSite
+) -> None:
+    """What an injection would add (an inline script, an inline style) does not run in a real browser,
+    while the page's own stylesheet applies (its own script runs: see the live dashboard test)."""
+    page = open_page(browser, f"{live_site.base_url}/", 1280)
+    assert page.evaluate("getComputedStyle(document.querySelector('header.site nav')).display") == "flex"
+    ran, display = page.evaluate(INJECT)
+    assert ran is False and display == "block"
+    page.wait_for_timeout(200)  # the console reports the refusals asynchronously
+    refused = policy_refusals(page)
+    assert any("script" in text for text in refused) and any("style" in text for text in refused), refused
+    browser.forget(page)  # refused on purpose: not a fault of the page
+    page.close()
+
+
 def test_unknown_check_is_a_404_page(browser: Any, live_site: LiveSite) -> None:
     page = browser.new_page()
     response = page.goto(f"{live_site.base_url}/checks/unknown")
@@ -154,21 +183,21 @@ def test_dashboard_updates_live_from_the_event_stream(browser: Any, live_site: L
     fresh = page.locator('tr[data-check-id="fresh0000001"]')
     fresh.wait_for(timeout=5000)
     page.wait_for_function(
-        "document.querySelector('tr[data-check-id=\"fresh0000001\"] .c-status').textContent === 'running'"
+        "() => document.querySelector('tr[data-check-id=\"fresh0000001\"] .c-status').textContent === 'running'"
     )
     page.locator('tr[data-check-id="api000000001"]').wait_for(timeout=5000)
     order = [row.get_attribute("data-check-id") for row in page.locator("#checks tr").all()[:2]]
     assert order == ["api000000001", "fresh0000001"]  # new checks go on top, newest first
     row = page.locator(f'tr[data-check-id="{cycle}"]')
     page.wait_for_function(
-        f"document.querySelector('tr[data-check-id=\"{cycle}\"] .c-version').textContent === '3'"
+        f"() => document.querySelector('tr[data-check-id=\"{cycle}\"] .c-version').textContent === '3'"
     )
     assert "Not supported by evidence" in row.locator(".c-label").inner_text()
     assert "confidence high" in row.locator(".c-label").inner_text()
     assert "2026-11-21 12:00 UTC" in row.locator(".c-asof").inner_text()
     api_row = page.locator('tr[data-check-id="api000000001"]')
     page.wait_for_function(
-        "document.querySelector('tr[data-check-id=\"api000000001\"] .c-version')?.textContent === '1'"
+        "() => document.querySelector('tr[data-check-id=\"api000000001\"] .c-version')?.textContent === '1'"
     )
     assert api_row.locator(".c-status").inner_text() == "queued"
     assert "Misleading or missing context" in api_row.locator(".c-label").inner_text()

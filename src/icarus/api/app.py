@@ -25,7 +25,7 @@ from icarus.api.auth import Security
 from icarus.api.limits import REFUSAL_PAUSE_S, Limiter, PageRateLimit, limiter_for
 from icarus.api.model_results import ModelResults
 from icarus.api.models_routes import build_models_router
-from icarus.api.openapi import describe_errors, docs_router
+from icarus.api.openapi import DOCS_PATH, DOCS_POLICY, describe_errors, docs_router
 from icarus.api.routes import build_router
 from icarus.debates.api import build_debate_router, debate_service_for_app
 from icarus.debates.service import DebateService
@@ -44,6 +44,7 @@ from icarus.store import Store
 from icarus.store.engine import database_unavailable
 from icarus.store.service import CheckRow
 from icarus.store.tokens import TokenStore
+from icarus.web.headers import SecurityHeaders, page_policy
 
 __all__ = ["REFUSAL_PAUSE_S", "create_app"]
 
@@ -104,6 +105,8 @@ def create_app(
     app.state.settings = settings
     app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)
     app.add_middleware(PageRateLimit, security=security)
+    # Outermost, so refusals (413, 429) carry the headers too.
+    app.add_middleware(SecurityHeaders, default=page_policy(), policies={DOCS_PATH: DOCS_POLICY})
     app.include_router(build_router(runner, security, settings, sweep))
     app.include_router(build_models_router(runner, security))
     app.include_router(build_lvf_router(runner, security, settings, lvf_runs))

@@ -7,8 +7,10 @@ answers every route can give besides its own: 401/403 (token and role), 413 (bod
 429 (rate limit) and 503 (database unreachable), the last two with ``Retry-After``.
 
 ``/docs`` is Swagger UI served from this process: its script and style come from the ``swagger-ui-py``
-package when it is installed (``swagger_ui/static``), never from a CDN. Without it ``/docs`` is a plain page
-listing the operations and linking ``/openapi.json``; either way it names no other host.
+package when it is installed (``swagger_ui/static``), never from a CDN, and it starts from a script of
+ours (``SWAGGER_INIT``) rather than an inline one, so ``DOCS_POLICY`` allows scripts and styles from this
+origin only. Without the package ``/docs`` is a plain page listing the operations and linking
+``/openapi.json``; either way it names no other host.
 """
 
 from __future__ import annotations
@@ -20,15 +22,33 @@ from pathlib import Path
 from typing import Any, Final
 
 from fastapi import APIRouter, FastAPI, HTTPException
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, Response
 
-__all__ = ["DOCS_ASSETS", "describe_errors", "docs_router", "swagger_assets"]
+__all__ = ["DOCS_ASSETS", "DOCS_PATH", "DOCS_POLICY", "describe_errors", "docs_router", "swagger_assets"]
 
 PROBLEM: Final = "Problem"
 PROBLEM_FIELD: Final = "ProblemField"
 DOCS_ASSETS: Final = "/docs/assets"
 ASSET_FILES: Final = ("swagger-ui-bundle.js", "swagger-ui.css")
+DOCS_PATH: Final = "/docs"
+SWAGGER_INIT_FILE: Final = "swagger-init.js"
+# Swagger UI's start, as a file of ours: the page names the description's URL in a data attribute.
+SWAGGER_INIT: Final = """window.ui = SwaggerUIBundle({
+  url: document.getElementById("swagger-ui").dataset.openapiUrl,
+  dom_id: "#swagger-ui",
+  layout: "BaseLayout",
+  deepLinking: true,
+  showExtensions: true,
+  showCommonExtensions: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
+});
+"""
+# Swagger UI's page: its script and styles from this origin (no inline ones); its icons are data: images;
+# it fetches the description from here and its "Try it out" calls go here too.
+DOCS_POLICY: Final = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
 ASSETS_CACHE: Final = "public, max-age=86400"
 METHODS: Final = ("get", "put", "post", "delete", "patch", "head", "options")
 
@@ -130,17 +150,15 @@ def docs_router(app: FastAPI) -> APIRouter:
     router = APIRouter(include_in_schema=False)
     assets = swagger_assets()
 
-    @router.api_route("/docs", methods=["GET", "HEAD"], response_class=HTMLResponse)
+    @router.api_route(DOCS_PATH, methods=["GET", "HEAD"], response_class=HTMLResponse)
     def docs() -> HTMLResponse:
         if assets is None:
             return HTMLResponse(_plain_docs(app.title, _operations(app)))
-        return get_swagger_ui_html(
-            openapi_url=app.openapi_url or "/openapi.json",
-            title=f"{app.title} API",
-            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
-            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
-            swagger_favicon_url="/favicon.ico",
-        )
+        return HTMLResponse(_swagger_page(f"{app.title} API", app.openapi_url or "/openapi.json"))
+
+    @router.api_route(f"{DOCS_ASSETS}/{SWAGGER_INIT_FILE}", methods=["GET", "HEAD"])
+    def swagger_init() -> Response:
+        return Response(SWAGGER_INIT, media_type="text/javascript", headers={"Cache-Control": ASSETS_CACHE})
 
     @router.api_route(f"{DOCS_ASSETS}/{{name}}", methods=["GET", "HEAD"], response_class=FileResponse)
     def asset(name: str) -> FileResponse:
@@ -149,6 +167,17 @@ def docs_router(app: FastAPI) -> APIRouter:
         return FileResponse(assets / name, headers={"Cache-Control": ASSETS_CACHE})
 
     return router
+
+
+def _swagger_page(title: str, openapi_url: str) -> str:
+    return (
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<link rel='icon' href='/favicon.ico'><link rel='stylesheet' href='{DOCS_ASSETS}/swagger-ui.css'>"
+        f"</head><body><div id='swagger-ui' data-openapi-url='{html.escape(openapi_url)}'></div>"
+        f"<script src='{DOCS_ASSETS}/swagger-ui-bundle.js'></script>"
+        f"<script src='{DOCS_ASSETS}/{SWAGGER_INIT_FILE}'></script></body></html>"
+    )
 
 
 def _operations(app: FastAPI) -> list[tuple[str, str, str]]:

@@ -44,7 +44,7 @@ from icarus.debates.page_words import (
 )
 from icarus.debates.service import ClaimResults, ClaimSummary, DebateService, DebateView
 from icarus.store.tokens import Role
-from icarus.web._env import asset, environment
+from icarus.web._env import asset, debate_css, environment
 from icarus.web.model import Links, RecentDebate
 
 __all__ = [
@@ -204,7 +204,7 @@ def build_debate_pages(service: DebateService, security: Security, links: Links 
     access = AccessStore(service.store)
     router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
     env = environment()
-    page_css = Markup(asset("icarus.css") + "\n" + asset("debate.css"))
+    page_css = debate_css()
 
     def render(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         html = env.get_template(name).render(

@@ -211,7 +211,7 @@ def _layout(view: GraphView) -> tuple[list[_Box], int, int]:
         x = MARGIN + column * (COLUMN_WIDTH + COLUMN_GAP)
         boxes.append(_Box(key, title, nodes, x, heights[column], owner))
         heights[column] += _box_height(len(nodes)) + BOX_GAP
-    width = 2 * MARGIN + columns * COLUMN_WIDTH + (columns - 1) * COLUMN_GAP
+    width = _width(columns)
     height = max(heights) - BOX_GAP + MARGIN if groups else 2 * MARGIN + NODE_HEIGHT
     return boxes, width, height
 
@@ -241,6 +241,20 @@ def _describe(view: GraphView) -> str:
     return " ".join(parts)
 
 
+def _width(columns: int) -> int:
+    return 2 * MARGIN + columns * COLUMN_WIDTH + (columns - 1) * COLUMN_GAP
+
+
+def graph_css() -> str:
+    """The pictures' widths, one rule per column count: no narrower than ``LEGIBLE_WIDTH`` (or their own
+    width), no wider than their own. Rules in the page's stylesheet, not style attributes, which the
+    pages' Content-Security-Policy refuses."""
+    return "\n".join(
+        f"svg.provenance.columns-{n}{{min-width:{min(_width(n), LEGIBLE_WIDTH)}px;max-width:{_width(n)}px}}"
+        for n in range(1, MAX_COLUMNS + 1)
+    )
+
+
 def render_graph_svg(view: GraphView, svg_id: str) -> str:
     """An inline SVG of ``view``. ``svg_id`` must be unique in the page (marker and title ids use it)."""
     boxes, width, height = _layout(view)
@@ -249,10 +263,10 @@ def render_graph_svg(view: GraphView, svg_id: str) -> str:
         for row, node in enumerate(box.nodes):
             position[node] = (box.x + BOX_PADDING, box.y + BOX_HEADER + row * (NODE_HEIGHT + NODE_GAP))
     sid = escape(svg_id)
+    columns = next(n for n in range(1, MAX_COLUMNS + 1) if _width(n) == width)
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="provenance" id="{sid}" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="provenance columns-{columns}" id="{sid}" role="img" '
         f'viewBox="0 0 {width} {height}" width="100%" '
-        f'style="min-width:{min(width, LEGIBLE_WIDTH)}px;max-width:{width}px" '
         f'aria-labelledby="{sid}-title {sid}-desc">',
         f'<title id="{sid}-title">Provenance graph: who cites whom, grouped by independent origin</title>',
         f'<desc id="{sid}-desc">{escape(_describe(view))}</desc>',
