@@ -73,6 +73,14 @@ def test_G0_not_the_direct_parent_or_not_english() -> None:
         assert claim_of(score(ledger(SUPPORTED, subject=subj)))["label"] == "unverifiable"
 
 
+def test_G0_names_the_identified_language_and_its_confidence() -> None:
+    from icarus.ledger import LanguageSource
+
+    detected = subject(language="fr", language_source=LanguageSource.DETECTED, language_confidence=D("0.94"))
+    [g0] = [g for g in claim_trace(score(ledger(SUPPORTED, subject=detected)))["gates"] if g["gate"] == "G0"]
+    assert g0["message"].endswith("not English (fr, identified with confidence 0.94)")
+
+
 def test_G0_not_assessed_claims_are_listed_with_reason() -> None:
     from icarus.ledger import NotAssessedReason
 

@@ -13,6 +13,7 @@ from icarus.capture._common import (
     content_id,
     find_urls,
 )
+from icarus.capture.language import identify_language
 from icarus.ledger.subject import CapturedField, CitedLink, FieldName, Subject, SubjectKind
 
 __all__ = ["capture_text"]
@@ -29,7 +30,8 @@ def capture_text(
 
     ``subject_id`` defaults to ``sha256:<hex>`` of the text's UTF-8 bytes, so the same paste is indexed
     the same way. The http(s) URLs written in the text become its cited links (the material H20 compares
-    its claims against). Raises ``CaptureError`` for empty, over-long or unstorable text, a naive
+    its claims against). The language is identified from the text (``capture.language``), since a paste
+    declares none; G0 reads it. Raises ``CaptureError`` for empty, over-long or unstorable text, a naive
     ``captured_at`` or a blank ``subject_id``.
     """
     check_text(text, "text", max_chars=max_chars)
@@ -40,10 +42,18 @@ def capture_text(
         raise CaptureError("subject_id, when given, must be a non-empty string")
     else:
         check_text(subject_id, "subject_id", max_chars=1_024)
+    urls = find_urls(text)
+    prose = text
+    for url in urls:  # addresses are letters in no language; they would only blur the reading
+        prose = prose.replace(url, " ")
+    reading = identify_language(prose)
     return Subject(
         kind=SubjectKind.TEXT,
         subject_id=subject_id,
         captured_at=captured_at,
+        language=reading.language,
+        language_source=reading.source,
+        language_confidence=reading.confidence,
         fields=[CapturedField(name=FieldName.PLAIN_TEXT, text=text, artifact_id=subject_id)],
-        cited_links=[CitedLink(url=url) for url in clean_links(find_urls(text))],
+        cited_links=[CitedLink(url=url) for url in clean_links(urls)],
     )

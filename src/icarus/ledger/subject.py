@@ -45,6 +45,20 @@ class FieldName(StrEnum):
     PLAIN_TEXT = "plain_text"
 
 
+class LanguageSource(StrEnum):
+    """How a subject's ``language`` was arrived at.
+
+    - ``declared``: given with the input: X's ``lang`` for a post, or by whoever wrote the ledger.
+    - ``detected``: identified from the claim-bearing text, with the identifier's confidence.
+    - ``presumed``: English, the service's language, because the text was too short to identify or no
+      other language reached the confidence floor (docs/checking.md says which).
+    """
+
+    DECLARED = "declared"
+    DETECTED = "detected"
+    PRESUMED = "presumed"
+
+
 CLAIM_SOURCE_FIELDS: frozenset[FieldName] = frozenset(FieldName)
 """Every captured field can anchor a claim; context-only material lives in ``context`` instead."""
 
@@ -122,6 +136,17 @@ class Subject(LedgerModel):
     language: str = Field(
         default="en",
         description="BCP-47 tag of the claim-bearing text's language; only 'en…' is eligible (G0).",
+    )
+    language_source: LanguageSource = Field(
+        default=LanguageSource.DECLARED,
+        description="Whether the language was declared with the input, detected from the text, or presumed.",
+    )
+    language_confidence: Unit | None = Field(
+        default=None,
+        description=(
+            "The language identifier's probability for the recorded language; null when the text was not "
+            "identified."
+        ),
     )
     has_video_or_audio: bool = Field(
         default=False,

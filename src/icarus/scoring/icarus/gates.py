@@ -43,6 +43,10 @@ def g0_ineligibility(claim: Claim, ledger: Ledger) -> str | None:
     if subject.kind is SubjectKind.X_POST and not subject.is_direct_parent:
         return "the subject is not the tagging reply's direct parent"
     if not subject.language.lower().startswith("en"):
+        if subject.language_confidence is not None:
+            return (
+                f"not English ({subject.language}, identified with confidence {subject.language_confidence})"
+            )
         return f"not English ({subject.language})"
     if subject.has_video_or_audio and claim.source_field is FieldName.TRANSCRIPT:
         return "drawn from video or audio"
