@@ -61,15 +61,20 @@ def test_artifacts_are_post_and_author_profile(captured_at: datetime) -> None:
     assert subject.images == []
 
 
-def test_quoted_post_and_conversation_root_are_context_only(captured_at: datetime) -> None:
+def test_quoted_post_is_claim_wording_and_the_conversation_root_context(captured_at: datetime) -> None:
     subject = captured("quoted_parent", captured_at)
-    assert subject.subject_id == "1900000000000000202"
-    assert [f.name for f in subject.fields] == [FieldName.POST_TEXT]
-    assert [(c.name, c.artifact_id) for c in subject.context] == [
+    assert subject.subject_id == "1900000000000000202"  # the subject stays the direct parent
+    assert [(f.name, f.artifact_id) for f in subject.fields] == [
+        (FieldName.POST_TEXT, "1900000000000000202"),
         (FieldName.QUOTED_POST, "1900000000000000150"),
-        (FieldName.POST_TEXT, "1900000000000000201"),
     ]
-    assert subject.context[0].text.startswith("Reservoir update")
+    assert subject.field_text(FieldName.QUOTED_POST) == (
+        "Reservoir update: levels across the Vale network stand at 38% of capacity this week. "
+        "Please use water wisely."
+    )
+    assert [(c.name, c.artifact_id) for c in subject.context] == [
+        (FieldName.POST_TEXT, "1900000000000000201")
+    ]
     assert subject.artifact_urls == [
         "https://x.com/valewatch/status/1900000000000000202",
         "https://x.com/valewater/status/1900000000000000150",
@@ -90,6 +95,26 @@ def test_quoted_post_missing_from_includes_still_names_its_url(captured_at: date
     assert outcome.subject is not None
     assert "https://x.com/i/status/1900000000000000150" in outcome.subject.artifact_urls
     assert [c.name for c in outcome.subject.context] == [FieldName.POST_TEXT]
+    assert [f.name for f in outcome.subject.fields] == [FieldName.POST_TEXT]
+
+
+def test_a_quote_in_another_language_stays_context(captured_at: datetime) -> None:
+    payload = load_payload("quoted_parent")
+    quoted = next(t for t in payload["includes"]["tweets"] if t["id"] == "1900000000000000150")
+    quoted["lang"] = "fr"
+    outcome = capture_x_mention(payload, captured_at)
+    assert outcome.subject is not None and outcome.subject.language == "en"
+    assert [f.name for f in outcome.subject.fields] == [FieldName.POST_TEXT]
+    assert [c.name for c in outcome.subject.context] == [FieldName.QUOTED_POST, FieldName.POST_TEXT]
+
+
+def test_a_parent_of_undetermined_language_takes_the_quotes(captured_at: datetime) -> None:
+    payload = load_payload("quoted_parent")
+    parent = next(t for t in payload["includes"]["tweets"] if t["id"] == "1900000000000000202")
+    parent["lang"] = "und"
+    outcome = capture_x_mention(payload, captured_at)
+    assert outcome.subject is not None and outcome.subject.language == "en"
+    assert FieldName.QUOTED_POST in [f.name for f in outcome.subject.fields]
 
 
 def test_photos_become_images_without_ocr(captured_at: datetime) -> None:

@@ -9,11 +9,16 @@ What the subject keeps:
 
 * ``post_text``: the parent's ``text`` as sent; ``note_tweet``: its long-form text, when it has one (the
   ``text`` of a long post is a truncated copy).
-* context only: the one post the parent quotes, and the conversation root when that is a different post.
+* ``quoted_post``: the text of the one post the parent quotes, as claim wording (the seed counts it), with
+  the quoted post's id as its artifact; claims sliced from it say so by their ``source_field``. The subject
+  stays the parent. A quote X declares in another language than the parent stays context, since a
+  subject has one language for G0; when X could not tell the parent's language (``und``, say for
+  "This 👇"), the quote's is the subject's.
+* context only: the conversation root when that is a different post (and a quote in another language).
 * cited links: the ``expanded_url`` of each link in the parent, without its media and quoted-post links.
 * artifacts under review (H7): the post's URL, the quoted post's URL and the author's profile URL.
 * images: attached photos, with empty OCR readings (OCR is a later step); ``has_video_or_audio`` when a
-  video or animated GIF is attached; ``language`` from X's ``lang`` (``und`` when X gives none).
+  video or animated GIF is attached; ``language`` from X's ``lang`` (``und`` when X gives none), or the quote's, as above.
 """
 
 from __future__ import annotations
@@ -36,7 +41,16 @@ from icarus.capture._common import (
     describe_validation_error,
 )
 from icarus.capture.x_models import XMedia, XPayload, XProblem, XTweet, XUser
-from icarus.ledger.subject import CapturedField, CapturedImage, CitedLink, FieldName, Subject, SubjectKind
+from icarus.ledger.subject import (
+    UNDETERMINED,
+    UNDETERMINED_LANGUAGES,
+    CapturedField,
+    CapturedImage,
+    CitedLink,
+    FieldName,
+    Subject,
+    SubjectKind,
+)
 
 __all__ = [
     "X_BASE_URL",
@@ -252,6 +266,7 @@ def _subject_from_post(
 
     artifact_urls = [post_url]
     context: list[CapturedField] = []
+    language = parent.lang or UNDETERMINED
     quoted_id = parent.reference("quoted")
     if quoted_id is not None:
         quoted = tweets.get(quoted_id)
@@ -259,7 +274,14 @@ def _subject_from_post(
         artifact_urls.append(x_post_url(quoted_id, quoted_author))
         if quoted is not None:
             text = check_text(_full_text(quoted), f"text of quoted post {quoted_id}", max_chars=max_chars)
-            context.append(CapturedField(name=FieldName.QUOTED_POST, text=text, artifact_id=quoted_id))
+            quote = CapturedField(name=FieldName.QUOTED_POST, text=text, artifact_id=quoted_id)
+            quoted_language = _declared(quoted.lang)
+            if _declared(language) is None and quoted_language is not None:
+                language = quoted_language  # "This 👇" over a quote: the quote's words are the claim
+            if quoted_language is None or _same_language(quoted_language, language):
+                fields.append(quote)
+            else:
+                context.append(quote)  # one language per subject (G0): a quote in another stays context
     root_id = parent.conversation_id
     if root_id is not None and root_id not in (parent.id, quoted_id):
         root = tweets.get(root_id)
@@ -276,7 +298,7 @@ def _subject_from_post(
         url=post_url,
         captured_at=captured_at,
         is_direct_parent=True,
-        language=parent.lang or "und",
+        language=language,
         has_video_or_audio=has_video_or_audio,
         fields=fields,
         images=images,
@@ -284,6 +306,16 @@ def _subject_from_post(
         context=context,
         artifact_urls=artifact_urls,
     )
+
+
+def _declared(lang: str | None) -> str | None:
+    """X's ``lang`` for a post, or None when X gives none or says it could not tell (``und``, ``zxx``…)."""
+    tag = (lang or "").strip()
+    return None if not tag or tag.split("-")[0].lower() in UNDETERMINED_LANGUAGES else tag
+
+
+def _same_language(one: str, other: str) -> bool:
+    return one.split("-")[0].lower() == other.split("-")[0].lower()
 
 
 def _attached_media(post: XTweet, media: Mapping[str, XMedia]) -> tuple[list[CapturedImage], bool]:

@@ -56,7 +56,7 @@ from icarus.claims.segment import has_letter, quote_regions, split_clauses, spli
 from icarus.ledger.assistance import ModelStep
 from icarus.ledger.base import Span
 from icarus.ledger.claims import DISPOSITION_NOT_ASSESSED, Claim, ClaimType, Disposition, NotAssessedReason
-from icarus.ledger.subject import CapturedField, FieldName, Subject
+from icarus.ledger.subject import UNDETERMINED_LANGUAGES, CapturedField, FieldName, Subject
 
 __all__ = [
     "FIELD_PREFERENCE",
@@ -82,10 +82,6 @@ FIELD_PREFERENCE: tuple[FieldName, ...] = (
     FieldName.IMAGE_TEXT,
 )
 """Order fields are read in; when wording repeats, the earlier field's copy is the claim."""
-
-UNDETERMINED_LANGUAGES = frozenset({"und", "zxx", "qme", "qam", "qht", "qct", "art", "mul"})
-"""Language tags that say nothing about the claim text (X gives ``qme`` for media-only posts, ``zxx`` for no
-linguistic content): the claims are kept in play, since image text read later may well be English."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,6 +45,14 @@ class FieldName(StrEnum):
     PLAIN_TEXT = "plain_text"
 
 
+UNDETERMINED_LANGUAGES = frozenset({"und", "zxx", "qme", "qam", "qht", "qct", "art", "mul"})
+"""Language tags that say nothing about the claim text (X gives ``qme`` for media-only posts, ``zxx`` for no
+linguistic content): the claims are kept in play, since image text read later may well be English."""
+
+UNDETERMINED = "und"
+"""The tag a subject carries when no language was declared or identified."""
+
+
 class LanguageSource(StrEnum):
     """How a subject's ``language`` was arrived at.
 
@@ -120,8 +128,9 @@ class CitedLink(LedgerModel):
 class Subject(LedgerModel):
     """What a requester asked Icarus to check, as captured at ``captured_at``.
 
-    Claims are sliced from ``fields``. ``context`` (the conversation root, one quoted post) is read for
-    meaning but never checked. Eligibility facts here (direct parent, language, video or audio) feed G0.
+    Claims are sliced from ``fields``, the quoted post's text among them (``quoted_post``). ``context``
+    (the conversation root, a quote in another language) is read for meaning but never checked.
+    Eligibility facts here (direct parent, language, video or audio) feed G0.
     """
 
     kind: SubjectKind = Field(description="What kind of input this is; X posts get G0's direct-parent test.")
@@ -163,7 +172,8 @@ class Subject(LedgerModel):
         description="Links the subject cites; their items are what self-evidence findings test (H20).",
     )
     context: list[CapturedField] = Field(
-        default_factory=list, description="Conversation root and one quoted post: context, never the subject."
+        default_factory=list,
+        description="Conversation root (and a quote in another language): context, never checked.",
     )
     artifact_urls: list[str] = Field(
         default_factory=list,

@@ -48,6 +48,8 @@ ZERO = Decimal(0)
 ONE = Decimal(1)
 # R lies in [0, 1]: the most any reviewed record could give a source (H4's "maximum").
 REPUTATION_SCALE_TOP = ONE
+QUOTED_POST_CAVEAT = "words of the quoted post, not the post itself"
+"""Shown on a claim sliced from the quoted post: the subject is still the post that quotes it."""
 
 
 def score_ledger(
@@ -389,6 +391,8 @@ def _claim_caveats(outcome: ClaimOutcome, claim: Claim, graph: ProvenanceGraph, 
     caveats: list[str] = []
     if claim.source_field.value == "image_text":
         caveats.append("text read from image")
+    elif claim.source_field.value == "quoted_post":
+        caveats.append(QUOTED_POST_CAVEAT)
     caveats.extend(outcome.selfcheck.caveats)
     for summary in outcome.final.summaries:
         for member in summary.members:
