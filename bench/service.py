@@ -23,8 +23,12 @@
    ``GET /v1/checks/{id}`` polls and report reads alone, then the polls while 16 anonymous clients hammer the
    dashboard (five alternating rounds of 4 s each, medians), and ``GET /v1/checks?limit=200`` one at a
    time. Targets: the polls keep at least half their rate under the page load, run within 2x of report
-   reads, and the list's p50 is under 100 ms. Run with the default page limit (120 a minute per address)
-   and again with none.
+   reads, and the list's p50 is under 100 ms. Run with the default page limits (per address and for all
+   anonymous readers together) and again with none.
+6. A spoofed flood (``--spoofed-flood`` runs only this): the same polls while the 16
+   clients send a new random ``X-Forwarded-For`` with every page load, against a server that trusts no
+   proxy (the default) and one that believes every forwarded address (``--trusted-proxies 127.0.0.1``, the
+   worst case: a proxy that passes on whatever a client claims). Target: the polls keep at least 80 %.
 
 The bench uses SQLite and the SQLite queue in a temporary folder unless ``ICARUS_DATABASE_URL`` is set.
 """
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -51,6 +56,7 @@ from bench.pg_cluster import ClusterUnavailable, private_cluster
 from icarus.ledger import load_ledger
 from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
+from icarus.settings import Settings
 from icarus.store import Store
 from icarus.store.engine import create_store_engine, normalise_url
 from icarus.store.service import ServiceStore
@@ -72,8 +78,14 @@ POLL_CONCURRENCY = 8  # authenticated clients polling GET /v1/checks/{id} in the
 LIST_ROWS = 250  # recorded checks behind the pages run, more than one list page
 LIST_LIMIT = 200
 LIST_READS = 50
-DEFAULT_PAGE_LIMIT = "120"  # ICARUS_PAGE_RATE_ANONYMOUS's default
+DEFAULT_PAGE_LIMITS = {  # the settings' own defaults, per address and for all anonymous readers
+    f"ICARUS_{name.upper()}": str(Settings.model_fields[name].default)
+    for name in ("page_rate_anonymous", "page_rate_anonymous_total")
+}
+NO_PAGE_LIMITS = dict.fromkeys(DEFAULT_PAGE_LIMITS, "10000000")
 PAGE_ROUNDS = 5  # alternating rounds of the pages run; medians are reported
+SPOOFED_ROUNDS = 5  # rounds of each spoofed-flood run
+SPOOFED_TARGET = 0.8  # share of the poll rate a spoofed flood must leave
 PAGE_WINDOW_S = 4.0
 
 
@@ -120,7 +132,7 @@ def _recorded_check(store: Store) -> str:
 
 
 def _start_server(
-    folder: Path, url: str, port: int, extra_env: dict[str, str] | None = None
+    folder: Path, url: str, port: int, extra_env: dict[str, str] | None = None, trusted: str = "none"
 ) -> subprocess.Popen[bytes]:
     env = (
         {key: value for key, value in os.environ.items() if not key.startswith("ICARUS_")}
@@ -129,14 +141,16 @@ def _start_server(
             "ICARUS_DATABASE_URL": url,
             "ICARUS_QUEUE_NAME": f"bench-{uuid.uuid4().hex[:8]}",
             "ICARUS_API_RATE_ANONYMOUS": "10000000",
+            "ICARUS_API_RATE_ANONYMOUS_TOTAL": "10000000",
             "ICARUS_API_RATE_API": "10000000",
-            "ICARUS_PAGE_RATE_ANONYMOUS": "10000000",
         }
+        | NO_PAGE_LIMITS
         | (extra_env or {})
     )
     log = (folder / "server.log").open("wb")
+    command = [sys.executable, "-m", "icarus.cli", "serve", "--no-worker", "--port", str(port)]
     return subprocess.Popen(
-        [sys.executable, "-m", "icarus.cli", "serve", "--no-worker", "--port", str(port)],
+        [*command, "--trusted-proxies", trusted],
         env=env,
         cwd=ROOT,
         stdout=log,
@@ -204,9 +218,10 @@ async def _read_for(
     concurrency: int,
     during: Any = None,
     headers: dict[str, str] | None = None,
+    spoof: bool = False,
 ) -> list[Sample]:
     """Every read of ``path`` by ``concurrency`` keep-alive clients for ``seconds``; ``during`` (a blocking
-    callable) runs in a thread halfway through."""
+    callable) runs in a thread halfway through; ``spoof``: each request claims a new X-Forwarded-For."""
     samples: list[Sample] = []
     extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
     request = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{extra}\r\n".encode()
@@ -219,7 +234,8 @@ async def _read_for(
             try:
                 if connection is None:
                     connection = await asyncio.open_connection("127.0.0.1", port)
-                code = await asyncio.wait_for(_get(*connection, request), timeout=30)
+                sent = _spoofed(request) if spoof else request
+                code = await asyncio.wait_for(_get(*connection, sent), timeout=30)
             except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError):
                 code, connection = -1, None
             samples.append((began, time.perf_counter(), code))
@@ -232,6 +248,12 @@ async def _read_for(
         await asyncio.to_thread(during)
     await asyncio.gather(*tasks)
     return samples
+
+
+def _spoofed(request: bytes) -> bytes:
+    """``request`` claiming to be forwarded for an address picked at random."""
+    claimed = f"X-Forwarded-For: 10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(256)}"
+    return request.replace(b"\r\n\r\n", f"\r\n{claimed}\r\n\r\n".encode(), 1)
 
 
 def _statuses(samples: list[Sample]) -> dict[str, int]:
@@ -450,35 +472,39 @@ async def _list_latencies(port: int, token: str, count: int) -> list[float]:
 
 
 async def _polls_under_page_load(
-    port: int, poll_path: str, headers: dict[str, str]
+    port: int, poll_path: str, headers: dict[str, str], spoof: bool
 ) -> tuple[list[Sample], list[Sample]]:
     """Authenticated polls while ``PAGE_CLIENTS`` anonymous clients load the dashboard, for PAGE_WINDOW_S."""
     return await asyncio.gather(
         _read_for(port, poll_path, PAGE_WINDOW_S, POLL_CONCURRENCY, headers=headers),
-        _read_for(port, "/", PAGE_WINDOW_S, PAGE_CLIENTS),
+        _read_for(port, "/", PAGE_WINDOW_S, PAGE_CLIENTS, spoof=spoof),
     )
 
 
-def _page_rounds(port: int, poll: str, report: str, headers: dict[str, str]) -> dict[str, list[Any]]:
+def _page_rounds(
+    port: int, poll: str, report: str, headers: dict[str, str], rounds: int, spoof: bool
+) -> dict[str, list[Any]]:
     """PAGE_ROUNDS rounds of: polls alone, report reads alone, polls under the page load. Alternating
     keeps each comparison within seconds, so other work on the machine shifts both sides alike."""
     found: dict[str, list[Any]] = {"polls": [], "reports": [], "loaded": [], "pages": []}
-    for _ in range(PAGE_ROUNDS):
+    for _ in range(rounds):
         found["polls"].append(
             asyncio.run(_read_for(port, poll, PAGE_WINDOW_S, POLL_CONCURRENCY, headers=headers))
         )
         found["reports"].append(
             asyncio.run(_read_for(port, report, PAGE_WINDOW_S, POLL_CONCURRENCY, headers=headers))
         )
-        loaded, pages = asyncio.run(_polls_under_page_load(port, poll, headers))
+        loaded, pages = asyncio.run(_polls_under_page_load(port, poll, headers, spoof))
         found["loaded"].append(loaded)
         found["pages"].append(pages)
     return found
 
 
-def _pages_run(page_limit: str) -> dict[str, Any]:
-    """Pages against the API, on a server with ``LIST_ROWS`` recorded checks and the page limit given
-    (``ICARUS_PAGE_RATE_ANONYMOUS``): authenticated polls (``GET /v1/checks/{id}``) and report reads alone,
+def _pages_run(
+    limits: dict[str, str], *, rounds: int = PAGE_ROUNDS, spoof: bool = False, trusted: str = "none"
+) -> dict[str, Any]:
+    """Pages against the API, on a server with ``LIST_ROWS`` recorded checks and the page ``limits``
+    given (``ICARUS_PAGE_RATE_ANONYMOUS`` and ``…_TOTAL``), trusting the proxies ``trusted``: authenticated polls (``GET /v1/checks/{id}``) and report reads alone,
     the polls again while ``PAGE_CLIENTS`` anonymous clients hammer ``/``, and ``GET /v1/checks?limit=200``
     one at a time. Targets: polls keep half their rate under the page load, polls within 2x of report
     reads, the list's p50 under 100 ms."""
@@ -489,13 +515,13 @@ def _pages_run(page_limit: str) -> dict[str, Any]:
         token = TokenStore(store).create("bench", Role.API, datetime.now(UTC), rate_per_minute=10_000_000)
         ids = _recorded_checks(store, LIST_ROWS)
         port = _free_port()
-        server = _start_server(folder, url, port, {"ICARUS_PAGE_RATE_ANONYMOUS": page_limit})
+        server = _start_server(folder, url, port, limits, trusted)
         headers = {"Authorization": f"Bearer {token.secret}"}
         try:
             _wait_ready(f"http://127.0.0.1:{port}", server)
             poll, report = f"/v1/checks/{ids[0]}", f"/v1/checks/{ids[0]}/report"
             asyncio.run(_read_for(port, poll, 1.0, POLL_CONCURRENCY, headers=headers))  # warm up
-            rounds = _page_rounds(port, poll, report, headers)
+            found = _page_rounds(port, poll, report, headers, rounds, spoof)
             listed = asyncio.run(_list_latencies(port, token.secret, LIST_READS))
         finally:
             server.terminate()
@@ -504,16 +530,18 @@ def _pages_run(page_limit: str) -> dict[str, Any]:
             if schema is not None:
                 _drop_schema(schema)
     polls, reports, loaded = (
-        [_rate(samples, PAGE_WINDOW_S) for samples in rounds[name]] for name in ("polls", "reports", "loaded")
+        [_rate(samples, PAGE_WINDOW_S) for samples in found[name]] for name in ("polls", "reports", "loaded")
     )
     kept = [round(under / alone, 2) if alone else 0.0 for alone, under in zip(polls, loaded, strict=True)]
     ratios = [round(read / alone, 2) if alone else 0.0 for alone, read in zip(polls, reports, strict=True)]
     list_p50_ms = round(_percentile(listed, 0.50) * 1000, 1)
-    every_poll = [sample for samples in rounds["polls"] + rounds["loaded"] for sample in samples]
+    every_poll = [sample for samples in found["polls"] + found["loaded"] for sample in samples]
+    page_limits = "/".join(limits.values())
     return {
-        "measure": f"pages against the API: {LIST_ROWS} recorded checks, page limit {page_limit} a minute, "
-        f"{POLL_CONCURRENCY} authenticated pollers, {PAGE_CLIENTS} anonymous clients on /, "
-        f"{PAGE_ROUNDS} rounds of {PAGE_WINDOW_S:g} s (medians)",
+        "measure": f"pages against the API: {LIST_ROWS} recorded checks, page limits {page_limits} a minute "
+        f"(per address/all anonymous), {POLL_CONCURRENCY} authenticated pollers, {PAGE_CLIENTS} anonymous "
+        f"clients on /{' each request from a random X-Forwarded-For' if spoof else ''}, trusted proxies "
+        f"{trusted}, {rounds} rounds of {PAGE_WINDOW_S:g} s (medians)",
         "database": "postgresql" if schema else "sqlite",
         "polls_per_s_alone": statistics.median(polls),
         "report_reads_per_s_alone": statistics.median(reports),
@@ -523,13 +551,14 @@ def _pages_run(page_limit: str) -> dict[str, Any]:
         "reports_per_poll_by_round": ratios,
         "polls_vs_reports": statistics.median(ratios),
         "polls_p99_ms_under_page_load": round(
-            _percentile([x for s in rounds["loaded"] for x in _latencies(s)], 0.99) * 1000, 1
+            _percentile([x for s in found["loaded"] for x in _latencies(s)], 0.99) * 1000, 1
         ),
-        "page_answers_under_load": _statuses([sample for samples in rounds["pages"] for sample in samples]),
+        "page_answers_under_load": _statuses([sample for samples in found["pages"] for sample in samples]),
         f"list_{LIST_LIMIT}_p50_ms": list_p50_ms,
         f"list_{LIST_LIMIT}_p99_ms": round(_percentile(listed, 0.99) * 1000, 1),
         "targets_met": {
             "polls_keep_half_under_page_load": statistics.median(kept) >= 0.5,
+            "polls_keep_80_percent": statistics.median(kept) >= SPOOFED_TARGET if spoof else None,
             "polls_within_2x_of_reports": statistics.median(ratios) <= 2,
             "list_p50_under_100_ms": list_p50_ms < 100,
         },
@@ -569,13 +598,24 @@ def _worker_kill_run(checks: int) -> dict[str, Any]:
 
 
 def _page_runs() -> list[dict[str, Any]]:
-    """The pages run with the default page limit, then with none (the dashboard's own cost)."""
-    return [_pages_run(DEFAULT_PAGE_LIMIT), _pages_run("10000000")]
+    """The pages run with the default page limits, then with none (the dashboard's own cost)."""
+    return [_pages_run(DEFAULT_PAGE_LIMITS), _pages_run(NO_PAGE_LIMITS)]
+
+
+def _spoofed_runs() -> list[dict[str, Any]]:
+    """The spoofed flood, short: against the default (no proxy trusted), then with every claimed address
+    believed, where only the budget all anonymous readers share stands between the flood and the polls."""
+    return [
+        _pages_run(DEFAULT_PAGE_LIMITS, rounds=SPOOFED_ROUNDS, spoof=True, trusted=trusted)
+        for trusted in ("none", "127.0.0.1")
+    ]
 
 
 def main(argv: list[str]) -> dict[str, Any]:
     if "--pages-only" in argv:
         return {"runs": _page_runs()}
+    if "--spoofed-flood" in argv:
+        return {"runs": _spoofed_runs()}
     count = SUBMISSIONS
     if "--submissions" in argv:
         count = int(argv[argv.index("--submissions") + 1])
@@ -644,7 +684,7 @@ def main(argv: list[str]) -> dict[str, Any]:
             store.close()
             if schema is not None:
                 _drop_schema(schema)
-    runs.extend(_page_runs())
+    runs.extend(_page_runs() + _spoofed_runs())
     if "--skip-worker-kill" not in argv:
         kills = WORKER_KILL_CHECKS
         if "--kill-checks" in argv:
