@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import SecretStr
@@ -37,9 +38,11 @@ def fake_x() -> Iterator[FakeX]:
 class PipelineChecker:
     services: CheckServices
     subjects: list[Subject] = field(default_factory=list)
+    payloads: list[Mapping[str, Any]] = field(default_factory=list)
 
-    def __call__(self, subject: Subject, now: datetime) -> CheckedVersion:
+    def __call__(self, subject: Subject, now: datetime, payload: Mapping[str, Any]) -> CheckedVersion:
         self.subjects.append(subject)
+        self.payloads.append(payload)
         output = run_check(subject, self.services, now)
         assert output.version is not None
         return CheckedVersion(output.version.check_id, output.version.version, output.result)

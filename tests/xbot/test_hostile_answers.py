@@ -4,8 +4,10 @@ never an exception that stops the bot."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import SecretStr
@@ -19,7 +21,7 @@ from tests.xbot.fake_x import FakeX
 BEFORE_ALL = "1860000000000000101"
 
 
-def no_check(subject: Subject, now: datetime) -> CheckedVersion:
+def no_check(subject: Subject, now: datetime, payload: Mapping[str, Any]) -> CheckedVersion:
     raise AssertionError("no mention here should reach a check")
 
 

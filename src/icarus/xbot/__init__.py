@@ -1,6 +1,6 @@
 """The X bot: answers mentions with a check of the tagged post's direct parent, and follows up when the
-four-label conclusion changes on a later version. ``icarus x-bot`` runs it; the service's rechecks call
-``follow_up_on_new_version``."""
+four-label conclusion changes on a later version. ``icarus x-bot`` runs it; each check is a service check
+request, so the service's rechecks reach it and call ``follow_up_on_new_version``."""
 
 from icarus.xbot.api import MentionPage, XBotApi, XBotApiError, XRateLimited
 from icarus.xbot.bot import CheckedVersion, Checker, PollReport, XBot
@@ -9,6 +9,7 @@ from icarus.xbot.service import (
     bot_from_settings,
     follow_up_on_new_version,
     pipeline_checker,
+    service_checker,
 )
 from icarus.xbot.state import BotState, MentionRecord
 from icarus.xbot.text import Conclusion, conclusion_reply, follow_up_reply, refusal_reply
@@ -32,4 +33,5 @@ __all__ = [
     "follow_up_reply",
     "pipeline_checker",
     "refusal_reply",
+    "service_checker",
 ]

@@ -3,7 +3,9 @@ report link; later, follow up in the same thread only when the four-label conclu
 
 The subject is always the mention's direct parent (``capture_x_mention``); a mention that replies to no
 post is ignored, and one whose parent cannot be read gets a short reply saying why. Two mentions under
-the same post share one check: the second reply reuses the first check's conclusion and link.
+the same post share one check: the second reply reuses the first check's conclusion and link. The
+checker (``service.pipeline_checker``) makes each check a service check request, so rechecks,
+corrections and the timeline are the service's; ``follow_up`` is what a later version calls.
 
 Posting is at most once per mention: the mention is recorded before anything else, marked ``replying``
 just before the reply is sent, and never retried from that state (see ``icarus.xbot.state``).
@@ -39,7 +41,9 @@ class CheckedVersion:
     result: Mapping[str, Any]
 
 
-Checker = Callable[[Subject, datetime], CheckedVersion]
+Checker = Callable[[Subject, datetime, Mapping[str, Any]], CheckedVersion]
+"""Checks a mention's subject as of a time; the third argument is the mention as a one-post X payload (the
+mention in ``data``, the page's ``includes`` and ``errors``), what the service's check requests take."""
 Clock = Callable[[], datetime]
 
 
@@ -55,6 +59,15 @@ class PollReport:
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)
+
+
+def _mention_payload(mention: Mapping[str, Any], page: MentionPage) -> dict[str, Any]:
+    """One mention as the payload ``POST /v1/checks`` takes: the reply itself and what the page includes."""
+    payload: dict[str, Any] = {"data": dict(mention)}
+    for key in ("includes", "errors"):
+        if key in page.payload:
+            payload[key] = page.payload[key]
+    return payload
 
 
 class XBot:
@@ -148,7 +161,7 @@ class XBot:
             self._reply(mention_id, earlier.check_id, earlier.version, earlier.conclusion, report)
             return
         try:
-            checked = self.checker(outcome.subject, now)
+            checked = self.checker(outcome.subject, now, _mention_payload(mention, page))
         except Exception as exc:  # a failed check must not stop the other mentions
             log.exception("check of mention %s failed", mention_id)
             self.state.set_status(mention_id, "check_failed", now, f"check failed: {type(exc).__name__}")

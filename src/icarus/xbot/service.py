@@ -1,25 +1,43 @@
-"""The bot wired from settings: the pipeline as its checker, and the hook rechecks call.
+"""The bot wired from settings: the service's check requests as its checker, and the hook rechecks call.
 
-``follow_up_on_new_version(check_id, version, result)`` is what the service calls after it records a
-recheck or correction: it posts in the bot's threads about that check only if the four-label conclusion
-changed, and does nothing (no network) when the bot never answered about the check.
+A mention is checked as the API checks a payload (``POST /v1/checks`` with ``payload``): the bot submits the
+tagging reply to the service's ``JobRunner`` and runs the first run itself, so the check is a service check
+request like any other. Its planned rechecks run on ``icarus worker``, ``POST /v1/checks/{id}/rechecks`` and
+corrections reach it, schedule repair walks it, and its versions and events are the service's timeline.
+
+``follow_up_on_new_version(check_id, version, result)`` is what the runner calls after it records a later
+version (recheck or correction): it posts in the bot's threads about that check only if the four-label
+conclusion changed, and does nothing (no network) when the bot never answered about the check.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from icarus.jobs.inputs import CheckInput
+from icarus.jobs.schedule import FIRST_RUN
 from icarus.ledger import Subject
-from icarus.reputation.review import enqueue_from_result
 from icarus.settings import Settings
+from icarus.store.tables import RequestState
 from icarus.xbot.api import XBotApi
 from icarus.xbot.bot import CheckedVersion, Checker, XBot
 from icarus.xbot.state import BotState
 
-__all__ = ["BotNotConfigured", "bot_from_settings", "follow_up_on_new_version", "pipeline_checker"]
+if TYPE_CHECKING:
+    from icarus.jobs.runner import JobRunner
+
+__all__ = [
+    "FIRST_RUN_WAIT_S",
+    "BotNotConfigured",
+    "bot_from_settings",
+    "follow_up_on_new_version",
+    "pipeline_checker",
+    "service_checker",
+]
 
 log = logging.getLogger("icarus.xbot")
 
@@ -28,28 +46,66 @@ class BotNotConfigured(ValueError):
     """A setting the bot needs is missing; the message names it."""
 
 
+FIRST_RUN_WAIT_S = 600.0
+"""How long the bot waits for a first run a worker claimed before it (both may see it due)."""
+_WAIT_STEP_S = 1.0
+
+
+def service_checker(
+    runner: JobRunner,
+    *,
+    wait_s: float = FIRST_RUN_WAIT_S,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Checker:
+    """Check a mention as a service check request: submit its payload to ``runner``, run the first run
+    here, and answer with the version it recorded. The check's H4 review requests and planned rechecks
+    are the runner's, as for any API check. Raises when the first run recorded nothing (capture failed,
+    or search was down and a retry is scheduled): the bot then marks the mention ``check_failed``."""
+
+    def check(subject: Subject, now: datetime, payload: Mapping[str, Any]) -> CheckedVersion:
+        check_id = runner.submit(CheckInput(payload=dict(payload)))
+        outcome = runner.run(check_id, FIRST_RUN)
+        if outcome.startswith(("error", "gave up")):
+            raise RuntimeError(f"check {check_id}: {outcome}")  # the worker retries it; no reply now
+        waited = 0.0
+        while True:
+            request = runner.service.request(check_id)
+            if request.state is RequestState.RECORDED:
+                latest = runner.store.latest(check_id)
+                return CheckedVersion(check_id, latest.version, latest.result())
+            if request.state is RequestState.FAILED:
+                raise RuntimeError(f"check {check_id} failed: {request.state_reason}: {request.detail}")
+            if request.state is RequestState.PENDING and request.state_reason is not None:
+                # held for a search retry: a later version will exist, but there is nothing to announce yet
+                raise RuntimeError(f"check {check_id} is held: {request.state_reason}: {request.detail}")
+            if waited >= wait_s:
+                raise RuntimeError(f"check {check_id} recorded nothing within {wait_s:.0f} s")
+            sleep(_WAIT_STEP_S)  # a worker claimed the first run before this process did
+            waited += _WAIT_STEP_S
+
+    return check
+
+
 def pipeline_checker(settings: Settings) -> Checker:
-    """Run the full check on the configured providers and record it in the store. The services (judge,
-    providers, store, the registry with ``ICARUS_REPUTATION_FILES``) are built at the first check, so a
-    poll with nothing new loads nothing. The check's H4 review requests go to the review queue; a queue
-    that cannot be written is logged, and the reply is still posted."""
-    from icarus.pipeline.check import CheckServices, run_check
-    from icarus.pipeline.services import build_services
+    """The service checker on the configured store and services (``settings_services``, the registry
+    with ``ICARUS_REPUTATION_FILES``). The store and the services are opened at the first check, so a
+    poll with nothing new loads nothing."""
+    from icarus.jobs.runner import JobRunner, RunnerConfig, settings_services
+    from icarus.store import Store
 
-    built: list[CheckServices] = []
+    runners: list[JobRunner] = []
 
-    def check(subject: Subject, now: datetime) -> CheckedVersion:
-        if not built:
-            built.append(build_services(settings))
-        output = run_check(subject, built[0], now)
-        if output.version is None:
-            raise RuntimeError("the check was not recorded (no store configured)")
-        path = settings.resolved_review_queue_path
-        try:
-            enqueue_from_result(output.result, output.ledger, path, now)
-        except Exception:
-            log.exception("review queue %s not written for check %s", path, output.version.check_id)
-        return CheckedVersion(output.version.check_id, output.version.version, output.result)
+    def check(subject: Subject, now: datetime, payload: Mapping[str, Any]) -> CheckedVersion:
+        if not runners:
+            store = Store(settings.resolved_database_url).open()
+            runner = JobRunner(
+                store,
+                settings_services(settings),
+                config=RunnerConfig.from_settings(settings),
+                settings=settings,
+            )
+            runners.append(runner)
+        return service_checker(runners[0])(subject, now, payload)
 
     return check
 
@@ -97,5 +153,5 @@ def follow_up_on_new_version(
             return bot.follow_up(check_id, version, result)
 
 
-def _no_checker(subject: Subject, now: datetime) -> CheckedVersion:
+def _no_checker(subject: Subject, now: datetime, payload: Mapping[str, Any]) -> CheckedVersion:
     raise RuntimeError("follow-ups never run a check")
