@@ -166,7 +166,8 @@ def test_every_number_in_the_sections_comes_from_config_settings_or_a_registry(r
     facts = service_facts()
     text = render_standing_sections(policy, facts)
     for name in sorted(
-        {*facts.judges, facts.default_offline_judge, facts.llm_judge, policy.published}, key=len
+        {*facts.judges, *facts.ocr_engines, facts.default_offline_judge, facts.llm_judge, policy.published},
+        key=len,
     )[::-1]:
         text = text.replace(name, "")
     text = re.sub(r"\b[GH]\d+\b", lambda m: "" if m.group() in CODES else m.group(), text)

@@ -2,8 +2,9 @@
 
 The primary engine is RapidOCR (PP-OCRv4 detection and recognition run by onnxruntime); its models ship
 inside the ``rapidocr_onnxruntime`` wheel and are loaded from there, so nothing is downloaded at run time.
-Tesseract is an optional second pass: it runs only when a ``tesseract`` binary is on ``PATH``; otherwise
-``TesseractEngine.available()`` is False and the second pass is not run.
+The second pass a check runs is the same engine on the image redrawn at another scale
+(``capture/ocr_scale.RescaledEngine``). Tesseract can stand in as a second engine where a ``tesseract``
+binary is on ``PATH``; otherwise ``TesseractEngine.available()`` is False and it is not run.
 
 Flow: ``read_image`` checks the bytes (size, format and pixel count read from the header, before anything
 is decoded), asks the primary engine for lines, orders them, joins them into ``ocr_text`` and splits
@@ -315,7 +316,10 @@ class RapidOcrEngine:
             return self._model
 
     def read(self, image_bytes: bytes) -> OcrReading:
-        image = decode_image(image_bytes)
+        return self.read_pixels(decode_image(image_bytes))
+
+    def read_pixels(self, image: npt.NDArray[np.uint8]) -> OcrReading:
+        """Read an already decoded BGR image (what a second reading at another scale passes)."""
         model = self._load()
         # Passing any keyword resets RapidOCR's thresholds to its defaults, so all are given.
         options = {"box_thresh": 0.5, "unclip_ratio": 1.6, "text_score": self.text_score}

@@ -6,7 +6,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from icarus.capture import capture_page
-from icarus.capture.ocr import RapidOcrEngine, TesseractEngine
+from icarus.capture.ocr import RapidOcrEngine
+from icarus.capture.ocr_scale import RescaledEngine
 from icarus.fetching import SafeFetcher, SnapshotStore, WaybackArchive
 from icarus.judges import Judge, judge_from_settings
 from icarus.judges.assist import assist_from_settings
@@ -40,6 +41,7 @@ def build_services(
     archive = WaybackArchive(settings.archive_url, fetcher) if settings.archive_url and fetcher else None
     snapshots = SnapshotStore(settings.data_dir / "snapshots")
     policy = load_policy(policy_ref or settings.policy)
+    ocr = RapidOcrEngine()
     return CheckServices(
         judge=judge() if judge is not None else judge_from_settings(settings),
         providers=configured_providers(settings),
@@ -50,8 +52,9 @@ def build_services(
         fetcher=fetcher,
         archive=archive,
         lookups=registry_from_settings(settings, snapshots, fetcher=fetcher, archive=archive, policy=policy),
-        ocr=RapidOcrEngine(),
-        second_ocr=TesseractEngine(),
+        ocr=ocr,
+        # G2's second reading: the same engine on the image redrawn at another scale (capture/ocr_scale.py).
+        second_ocr=RescaledEngine(ocr),
         max_claims=settings.check_max_claims,
         max_queries=settings.check_max_queries,
         max_fetches=settings.check_max_fetches,

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from icarus.capture.ocr import RapidOcrEngine, TesseractEngine
+from icarus.capture.ocr import RapidOcrEngine
+from icarus.capture.ocr_scale import RescaledEngine
 from icarus.judges.registry import JUDGE_ROLES, JUDGES, OPENAI_COMPATIBLE_JUDGE
 from icarus.scoring.icarus.standing_sections import ServiceFacts
 from icarus.settings import Settings
@@ -31,7 +32,7 @@ def service_facts() -> ServiceFacts:
         judge_roles=tuple((name, JUDGE_ROLES[name]) for name in JUDGES),
         default_offline_judge=str(_default("offline_judge")),
         llm_judge=OPENAI_COMPATIBLE_JUDGE,
-        ocr_engines=(RapidOcrEngine.name, TesseractEngine.name),
+        ocr_engines=(RapidOcrEngine.name, RescaledEngine(RapidOcrEngine()).name),
         max_queries=int(_default("check_max_queries")),
         max_fetches=int(_default("check_max_fetches")),
         max_seconds=float(_default("check_max_seconds")),
