@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: train-checkworthy run test bench lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
+.PHONY: train-checkworthy run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The engine against the independent reference (reference/): 100,000 random claims per model family.
+reference-check: $(STAMP)
+	$(BIN)/python -m bench.reference_check
 
 # Retrain the offline stance judge's head from the training-side public datasets (needs the dev extras:
 # scikit-learn). Writes src/icarus/judges/weights/offline-wordllama-1.{npz,json}. DATASETS is set below.
@@ -156,9 +160,9 @@ eval-splits: $(STAMP)
 	  --out $(EVAL_OUT)/offline-minilm@3 --json > /dev/null
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
-	$(BIN)/mypy src
+	$(BIN)/ruff check src tests bench reference
+	$(BIN)/ruff format --check src tests bench reference
+	$(BIN)/mypy src reference
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,39 @@
+"""``python -m reference score FILE --model NAME@VER``: recompute a published score, print the result JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from reference import ledger_models
+
+FAMILIES = {"ledger-strict": ledger_models, "ledger-default": ledger_models}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reference")
+    commands = parser.add_subparsers(dest="command", required=True)
+    score = commands.add_parser("score", help="recompute a published result, trace or claim-input file")
+    score.add_argument("file", type=Path)
+    score.add_argument("--model", help="NAME@VER; defaults to the model the file names")
+    args = parser.parse_args(argv)
+    data = json.loads(args.file.read_text(encoding="utf-8"))
+    ref = args.model or data.get("model") or data.get("trace", {}).get("model")
+    if not ref:
+        parser.error("the file names no model: give --model NAME@VER")
+    family = FAMILIES.get(ref.split("@")[0])
+    if family is None:
+        parser.error(f"no reference for {ref!r}; it covers {', '.join(sorted(FAMILIES))}")
+    try:
+        result = family.score(data, ref)
+    except (KeyError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
