@@ -18,6 +18,11 @@ def main(argv: list[str] | None = None) -> int:
     score = commands.add_parser("score", help="recompute a published result, trace or claim-input file")
     score.add_argument("file", type=Path)
     score.add_argument("--model", help="NAME@VER; defaults to the model the file names")
+    check = commands.add_parser(
+        "check", help="recompute a published result and say whether every claim agrees"
+    )
+    check.add_argument("file", type=Path)
+    check.add_argument("--model", help="NAME@VER; defaults to the model the file names")
     args = parser.parse_args(argv)
     data = json.loads(args.file.read_text(encoding="utf-8"))
     ref = args.model or data.get("model") or data.get("trace", {}).get("model")
@@ -31,8 +36,17 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(json.dumps(result, indent=2, ensure_ascii=False))
-    return 0
+    if args.command == "score":
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return 0
+    published = data.get("trace", data).get("claims", [])
+    differing = 0
+    for claim, mine in zip(published, result["claims"], strict=True):
+        fields = sorted(k for k in claim.keys() - {"code_hash"} | mine.keys() if claim.get(k) != mine.get(k))
+        differing += bool(fields)
+        print(f"{claim['claim']}: " + (f"differs in {', '.join(fields)}" if fields else "agrees"))
+    print(f"{len(published) - differing} of {len(published)} claims agree under {ref}")
+    return 1 if differing else 0
 
 
 if __name__ == "__main__":

@@ -159,3 +159,23 @@ def test_a_removed_posts_words_are_hidden_from_every_models_results(site: Site) 
         assert claim_text not in answer.text and "[hidden: the source post was deleted]" in answer.text
     refused = site.client.post("/v1/lvf/runs", json={"check_id": check_id}, headers=site.headers[Role.API])
     assert refused.status_code == 409 and refused.json()["detail"].startswith("check_id")
+
+
+def test_the_report_pages_model_record_downloads_and_the_reference_recomputes_it(site: Site) -> None:
+    from reference import ledger_models
+    from tests.service.conftest import sample_payload
+
+    ref = "ledger-default@0.3.0"
+    body = {"payload": sample_payload(), "models": [ref]}
+    check_id = site.client.post("/v1/checks", json=body, headers=site.headers[Role.API]).json()["id"]
+    site.runner.run(check_id, "first")
+    page = site.client.get(f"/checks/{check_id}").text
+    url = f"/v1/checks/{check_id}/versions/1/models/{ref}"
+    assert f'href="{url}" download' in page
+    record = site.client.get(url).json()
+    replay = site.client.get(url + "/replay").json()
+    assert replay["first_stored_now"] is False and record["trace_hash"] == replay["stored_trace_hash"]
+    recomputed = ledger_models.score(record, ref)
+    engine = [{k: v for k, v in c.items() if k != "code_hash"} for c in record["trace"]["claims"]]
+    assert engine and recomputed["claims"] == engine
+    assert site.client.get(f"/v1/checks/{check_id}/versions/1/models/nope@1.0").status_code == 404

@@ -124,3 +124,29 @@ def test_an_unknown_model_is_an_error_not_a_guess(tmp_path: Path) -> None:
         cwd=ROOT,
     )
     assert run.returncode == 2 and "unknown ledger model" in run.stderr
+
+
+def test_check_says_which_claims_agree_and_fails_on_a_tampered_record(tmp_path: Path) -> None:
+    ledger = Ledger.model_validate_json(
+        (ROOT / "examples" / "ledgers" / "wire-pickups.json").read_text("utf-8")
+    )
+    published = json.loads(json.dumps(LedgerScoringModel(load_config("ledger-strict@0.1.0")).score(ledger)))
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(published), "utf-8")
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", BLOCKED.replace("'score', ", ""), "check", str(record)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip().endswith("claims agree under ledger-strict@0.1.0")
+    published["trace"]["claims"][0]["probability"] = "0.9999"
+    record.write_text(json.dumps(published), "utf-8")
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", BLOCKED.replace("'score', ", ""), "check", str(record)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 1 and "differs in probability" in run.stdout

@@ -228,6 +228,25 @@ def build_models_router(runner: JobRunner, security: Security) -> APIRouter:
         return {"id": check_id, "version": stored.version, **served(ledger, comparison)}
 
     @router.get(
+        "/checks/{check_id}/versions/{version}/models/{ref}",
+        responses={404: {"description": "Unknown check, version or model"}},
+    )
+    def model_result(
+        check_id: CheckId, version: VersionNo, ref: Annotated[str, Path(max_length=64)], _caller: Reader
+    ) -> dict[str, Any]:
+        """The version's result under one model, trace included, as first stored (scored and stored now
+        if it never was): the record `python -m reference score` recomputes."""
+        model = model_or_none(ref)
+        if model is None:
+            raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"unknown model {ref!r}")
+        stored = version_or_404(check_id, version)
+        assert stored is not None  # a numbered version either exists or was a 404
+        ledger = stored.ledger()
+        outcome = results.score(check_id, version, ledger, model)
+        record: dict[str, Any] = json.loads(outcome.stored_json or outcome.result_json)
+        return dict(served(ledger, record))
+
+    @router.get(
         "/checks/{check_id}/versions/{version}/models/{ref}/replay",
         response_model=ReplayOut,
         responses={404: {"description": "Unknown check, version or model"}},

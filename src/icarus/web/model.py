@@ -110,6 +110,7 @@ class Links:
     report: str = "/checks/{check_id}"
     version: str = "/checks/{check_id}/versions/{version}"
     version_json: str = "/v1/checks/{check_id}/versions/{version}"
+    model_json: str = "/v1/checks/{check_id}/versions/{version}/models/{ref}"
     snapshot: str = "/v1/snapshots/{ref}"
     methodology: str = "/methodology/{policy}"
     events: str = "/v1/events"
@@ -130,6 +131,9 @@ class Links:
 
     def version_json_url(self, check_id: str, version: int) -> str:
         return self.version_json.format(check_id=check_id, version=version)
+
+    def model_json_url(self, check_id: str, version: int, ref: str) -> str:
+        return self.model_json.format(check_id=check_id, version=version, ref=ref)
 
     def snapshot_url(self, ref: str) -> str:
         return self.snapshot.format(ref=ref)

@@ -304,7 +304,18 @@ def report_context(page: ReportPage, links: Links | None = None) -> dict[str, An
             }
         )
     other_models = [
-        {"ref": m.ref, "family": m.family, "url": links.methodology_url(m.ref), "lines": m.lines}
+        {
+            "ref": m.ref,
+            "family": m.family,
+            "url": links.methodology_url(m.ref),
+            "lines": m.lines,
+            # the stored result with its trace, which reference/ recomputes without the engine
+            "json_url": (
+                links.model_json_url(page.check_id, page.version, m.ref)
+                if page.check_id and page.version is not None
+                else None
+            ),
+        }
         for m in page.other_models
     ]
     versions = []
