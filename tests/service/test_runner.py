@@ -119,26 +119,29 @@ def test_invalid_input_is_refused_before_anything_is_queued(runner: JobRunner) -
     assert runner.service.recent() == []
 
 
-def test_an_error_quoting_a_nul_character_is_stored_and_the_check_fails(
-    runner: JobRunner, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+def test_an_error_quoting_a_nul_character_is_logged_and_the_check_fails_in_words(
+    runner: JobRunner, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     # PostgreSQL text columns refuse NUL: storing the error as given would fail and leave the check 'running'
     check_id = submit_sample(runner)
 
     def failing(*_: object) -> str:
-        raise RuntimeError("X API answered: invalid id 1\x00 2")
+        raise RuntimeError("X API answered: invalid id 1\x00 2 [SQL: UPDATE checks SET headline=%(h)s]")
 
     with monkeypatch.context() as patch:
         patch.setattr(runner, "_execute", failing)
         for _ in range(runner.config.max_attempts):
             outcome = runner.run(check_id, "first")
             clock.advance(days=1)
-    assert outcome.startswith("gave up: ")
-    detail = "RuntimeError: X API answered: invalid id 1\ufffd 2"  # NUL stored as U+FFFD
+    assert outcome.startswith("gave up: RuntimeError: X API answered")  # what the worker logs
+    assert "invalid id 1\x00 2" in caplog.text  # the whole error, in the log
     job = runner.service.job(check_id, "first")
-    assert job.state is JobState.DONE and job.outcome == f"gave up: {detail}"
     request = runner.service.request(check_id)
-    assert request.state is RequestState.FAILED and request.detail == detail
+    assert job.state is JobState.DONE and request.state is RequestState.FAILED
+    assert request.state_reason == "error"
+    for public in (request.detail, job.outcome, runner.service.events(check_id)[-1].data["detail"]):
+        assert public is not None and public.startswith("all 3 attempts failed with an internal error")
+        assert "SQL" not in public and "RuntimeError" not in public and "invalid id" not in public
 
 
 def test_a_capture_failure_quoting_a_nul_character_fails_the_check(

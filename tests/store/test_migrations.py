@@ -33,7 +33,7 @@ TABLES = {
 def test_open_migrates_to_head(store: Store) -> None:
     assert set(inspect(store.engine).get_table_names()) >= TABLES
     with store.engine.connect() as connection:
-        assert current_revision(connection) == head_revision() == "0007_debate_held_at"
+        assert current_revision(connection) == head_revision() == "0008_retrying_state"
 
 
 def test_migrated_schema_matches_the_orm_tables(store: Store) -> None:

@@ -34,9 +34,11 @@ class CheckAccepted(BaseModel):
 
 class CheckStatusOut(BaseModel):
     id: str
-    state: str = Field(description="queued, running, recorded, pending or failed.")
-    state_reason: str | None = Field(description="Why pending or failed, e.g. `search_unavailable`.")
-    detail: str | None
+    state: str = Field(description="queued, running, retrying, recorded, pending or failed.")
+    state_reason: str | None = Field(
+        description="Why retrying, pending or failed, e.g. `error`, `search_unavailable`."
+    )
+    detail: str | None = Field(description="A sentence saying why the check failed or waits.")
     input_kind: str = Field(description="text, url, post or payload.")
     post_id: str | None = Field(description="The X post the check is about, once known.")
     submitted_at: datetime

@@ -238,7 +238,7 @@ def add_segments(
                 speaker_label=segment.speaker_label,
                 start_s=segment.start_s,
                 end_s=segment.end_s,
-                text=_storable(segment.text),
+                text=segment.text,
                 detected=False,
                 received_at=now,
             )
@@ -672,11 +672,6 @@ def events_after(session: Session, debate_id: str, last_id: int, limit: int) -> 
         .limit(limit)
     ).all()
     return [DebateEvent(r.seq, r.debate_id, r.kind, json.loads(r.data_json), r.at) for r in rows]
-
-
-def _storable(text: str) -> str:
-    """PostgreSQL text columns refuse NUL (SQLite takes it): it becomes U+FFFD, the mark for a lost character."""
-    return text.replace("\x00", "\ufffd")
 
 
 def _chunks(items: Sequence[Any], size: int) -> Iterable[Sequence[Any]]:

@@ -1327,7 +1327,7 @@ class DebateService:
                 return False
             held.state, held.lease_owner, held.lease_until = PanelState.PENDING.value, None, None
             held.next_attempt_at = now + self.config.error_backoff * lease.attempt
-            held.error = f"{type(exc).__name__}: {exc}".replace("\x00", "\ufffd")[:2000]
+            held.error = f"{type(exc).__name__}: {exc}"[:2000]
             return True
 
         self.store.transaction(work)

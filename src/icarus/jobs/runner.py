@@ -45,7 +45,7 @@ from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from icarus.settings import Settings
 from icarus.store import NotFound, Reason, Store, changes
-from icarus.store.service import JobInfo, LeaseLost, ServiceStore
+from icarus.store.service import RETRY_REASON, JobInfo, LeaseLost, ServiceStore
 from icarus.store.tables import RequestState
 
 __all__ = ["Clock", "Enqueue", "JobRunner", "RunnerConfig", "ServicesFactory", "settings_services"]
@@ -202,20 +202,25 @@ class JobRunner:
             log.warning("job %s/%s: %s; nothing recorded", check_id, run_key, exc)
             return f"lease moved on: nothing recorded ({exc})"
         except Exception as exc:  # a bug or an outage must not lose the job: retry, then give up loudly
-            log.exception("job %s/%s failed", check_id, run_key)
-            detail = f"{type(exc).__name__}: {exc}"
-            if job.attempts < self.config.max_attempts:
+            # The error itself (SQL, parameters, paths, a traceback) goes to the log only; what the API
+            # shows of it is a sentence in words.
+            attempts = self.config.max_attempts
+            log.exception("job %s/%s failed (attempt %d of %d)", check_id, run_key, job.attempts, attempts)
+            error = f"{type(exc).__name__}: {exc}"
+            if job.attempts < attempts:
                 due_at = self._now() + self.config.error_backoff * job.attempts
+                detail = _retry_detail(job.attempts, attempts, due_at)
                 if not self._give_back(job, due_at, detail):
-                    return f"error, will retry once the database answers: {detail}"
-                return f"error, will retry: {detail}"
-            if not self.service.finish(job.id, self._now(), f"gave up: {detail}", attempts=job.attempts):
-                return f"lease moved on: {detail}"
+                    return f"error, will retry once the database answers: {error}"
+                return f"error, will retry: {error}"
+            detail = _gave_up_detail(attempts)
+            if not self.service.finish(job.id, self._now(), detail, attempts=job.attempts):
+                return f"lease moved on: {error}"
             if self._request_state(check_id) is not RequestState.RECORDED:
                 self.service.set_state(
-                    check_id, RequestState.FAILED, self._now(), reason="error", detail=detail
+                    check_id, RequestState.FAILED, self._now(), reason=RETRY_REASON, detail=detail
                 )
-            return f"gave up: {detail}"
+            return f"gave up: {error}"
         if not self.service.finish(job.id, self._now(), outcome, attempts=job.attempts):
             return f"lease moved on before the job was closed: {outcome}"
         return outcome
@@ -255,7 +260,7 @@ class JobRunner:
     def _give_back(self, job: JobInfo, due_at: datetime, detail: str) -> bool:
         """Return a failed job to the schedule; False (and remembered) when the database cannot be reached."""
         try:
-            self.service.release(job.id, due_at, detail, attempts=job.attempts)
+            self.service.release(job.id, due_at, detail, attempts=job.attempts, retrying_since=self._now())
         except SQLAlchemyError:
             log.warning("job %d could not be given back; retrying at the next dispatch", job.id)
             with self._unreleased_lock:
@@ -268,7 +273,7 @@ class JobRunner:
             pending = dict(self._unreleased)
         for job_id, (due_at, detail, attempts) in sorted(pending.items()):
             # raises while the database is still down; a job another worker has claimed since is left alone
-            self.service.release(job_id, due_at, detail, attempts=attempts)
+            self.service.release(job_id, due_at, detail, attempts=attempts, retrying_since=self._now())
             with self._unreleased_lock:
                 self._unreleased.pop(job_id, None)
 
@@ -532,6 +537,17 @@ class JobRunner:
             }
             runs.append(PriorRun(as_of=entry.as_of, scored_labels=labels))
         return CheckHistory(started_at=timeline[0].as_of, prior_runs=runs)
+
+
+def _retry_detail(attempt: int, attempts: int, due_at: datetime) -> str:
+    return (
+        f"attempt {attempt} of {attempts} failed with an internal error (the worker's log has it); "
+        f"the next attempt is at {due_at.isoformat()}"
+    )
+
+
+def _gave_up_detail(attempts: int) -> str:
+    return f"all {attempts} attempts failed with an internal error (the worker's log has it); this run recorded nothing"
 
 
 def settings_services(settings: Settings) -> ServicesFactory:

@@ -1,15 +1,31 @@
-"""Engines for the store: one place that knows how SQLite and PostgreSQL differ."""
+"""Engines for the store: one place that knows how SQLite and PostgreSQL differ.
+
+Every engine the store opens cleans the text it sends: a NUL character in any bound string becomes U+FFFD
+(see ``storable``), on SQLite as on PostgreSQL, so no text (a submitted claim, an X payload, a fetched
+page, a title, a debate segment, an error) can make a write fail, and both databases hold the same text.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-__all__ = ["create_store_engine", "database_unavailable", "normalise_url", "postgres_connect_args"]
+__all__ = [
+    "LOST_CHARACTER",
+    "create_store_engine",
+    "database_unavailable",
+    "normalise_url",
+    "postgres_connect_args",
+    "storable",
+]
+
+LOST_CHARACTER: Final = "\ufffd"
+"""What a NUL character is stored as: Unicode's mark for a character that could not be kept."""
 
 SQLITE_BUSY_TIMEOUT_S = 30.0
 PG_CONNECT_TIMEOUT_S = 5  # a database host that does not answer is "unavailable" (503), not a hung request
@@ -42,13 +58,41 @@ def database_unavailable(exc: BaseException) -> bool:
 def create_store_engine(url: str | URL) -> Engine:
     parsed = normalise_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(parsed, pool_pre_ping=True, connect_args=postgres_connect_args(parsed))
-    database = parsed.database
-    if database and database != ":memory:" and not database.startswith("file:"):
-        Path(database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(parsed, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
-    _real_sqlite_transactions(engine)
+        engine = create_engine(parsed, pool_pre_ping=True, connect_args=postgres_connect_args(parsed))
+    else:
+        database = parsed.database
+        if database and database != ":memory:" and not database.startswith("file:"):
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(parsed, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
+        _real_sqlite_transactions(engine)
+    _text_without_nul(engine)
     return engine
+
+
+def storable(value: Any) -> Any:
+    """``value`` as a text column can hold it: NUL becomes ``LOST_CHARACTER`` in every string, also inside
+    the dicts, lists and tuples a statement's parameters come in. PostgreSQL refuses NUL in text (the
+    write fails); SQLite would keep it, and the two databases would then hold different text."""
+    if isinstance(value, str):
+        return value.replace("\x00", LOST_CHARACTER) if "\x00" in value else value
+    if isinstance(value, Mapping):
+        return {key: storable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [storable(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(storable(item) for item in value)
+    return value
+
+
+def _text_without_nul(engine: Engine) -> None:
+    """Clean every statement's parameters on their way to the driver: the one boundary all the store's
+    writes (and the lookups that must match them) pass, whichever table or code path they come from."""
+
+    @event.listens_for(engine, "before_cursor_execute", retval=True)
+    def _clean(
+        _connection: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool
+    ) -> tuple[str, Any]:
+        return statement, storable(parameters)
 
 
 def postgres_connect_args(url: URL) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from icarus.ledger.subject import SubjectKind
+from icarus.store.engine import storable
 from icarus.store.repository import NotFound, Store
 from icarus.store.tables import (
     Check,
@@ -32,6 +33,7 @@ from icarus.store.tables import (
 )
 
 __all__ = [
+    "RETRY_REASON",
     "WORKER_STOPPED",
     "CheckRow",
     "EventInfo",
@@ -45,6 +47,9 @@ __all__ = [
 
 WORKER_STOPPED: Final = "worker_stopped"
 """The state reason of a check handed back to the queue because the worker running it stopped."""
+RETRY_REASON: Final = "error"
+"""The state reason of a check whose run failed with an error: ``retrying`` while attempts remain, then
+``failed``."""
 
 
 class LeaseLost(RuntimeError):
@@ -159,7 +164,7 @@ class ServiceStore:
                 CheckRequest(
                     id=check_id,
                     input_kind=input_kind,
-                    input_json=json.dumps(payload, sort_keys=True),
+                    input_json=json.dumps(storable(payload), sort_keys=True),
                     policy=policy,
                     post_id=post_id,
                     state=RequestState.QUEUED,
@@ -250,8 +255,6 @@ class ServiceStore:
         post_id: str | None = None,
     ) -> None:
         """Move a request to ``state`` and tell the event stream."""
-        reason = None if reason is None else _storable(reason)
-        detail = None if detail is None else _storable(detail)
 
         def work(session: Session) -> None:
             row = session.get(CheckRequest, check_id)
@@ -355,7 +358,6 @@ class ServiceStore:
     def finish(self, job_id: int, now: datetime, outcome: str, attempts: int | None = None) -> bool:
         """Mark a job done; True when it was. With ``attempts`` (the caller's lease), only while that lease
         still holds: a worker whose lease moved on must not close a job another worker now runs."""
-        outcome = _storable(outcome)
 
         def work(session: Session) -> bool:
             row = session.get(Job, job_id)
@@ -413,7 +415,6 @@ class ServiceStore:
     def hand_back(self, job_id: int, attempts: int, now: datetime, outcome: str) -> bool:
         """Return a job this worker still leases to the schedule, due now (the worker is stopping); its
         check, if ``running``, is ``queued`` again. False when the lease had moved on already."""
-        outcome = _storable(outcome)
 
         def work(session: Session) -> bool:
             row = session.get(Job, job_id)
@@ -437,10 +438,19 @@ class ServiceStore:
 
         return guard
 
-    def release(self, job_id: int, due_at: datetime, outcome: str, attempts: int | None = None) -> None:
-        """Give a leased job back to the schedule (a worker stopping before it could finish). With
-        ``attempts``, only if no other worker has claimed the job since that attempt."""
-        outcome = _storable(outcome)
+    def release(
+        self,
+        job_id: int,
+        due_at: datetime,
+        outcome: str,
+        attempts: int | None = None,
+        *,
+        retrying_since: datetime | None = None,
+    ) -> None:
+        """Give a leased job back to the schedule (a worker stopping before it could finish, or a run that
+        failed and is tried again at ``due_at``). With ``attempts``, only if no other worker has claimed the
+        job since that attempt. With ``retrying_since``, a check still ``running`` under the job says
+        ``retrying`` from then, with ``outcome`` as its detail, and tells the event stream."""
 
         def work(session: Session) -> None:
             row = session.get(Job, job_id)
@@ -453,6 +463,8 @@ class ServiceStore:
                     None,
                     outcome,
                 )
+                if retrying_since is not None:
+                    _retrying_request(session, row.check_id, due_at, outcome, retrying_since)
 
         self.store.transaction(work)
 
@@ -778,14 +790,6 @@ def _runnable(now: datetime) -> Any:
     )
 
 
-def _storable(text: str) -> str:
-    """Free text as a text column can hold it. Error details and outcomes quote what failed, such as an X API
-    error message or a fetched page, and may carry NUL characters; PostgreSQL text columns refuse NUL (SQLite
-    takes it), so the write would fail and leave the check 'running'. NUL becomes U+FFFD, the mark for a
-    character that could not be kept."""
-    return text.replace("\x00", "\ufffd")
-
-
 def _requeue_request(session: Session, check_id: str, now: datetime) -> None:
     """A check ``running`` under a job just handed back is ``queued`` again, and says why."""
     request = session.get(CheckRequest, check_id)
@@ -798,8 +802,26 @@ def _requeue_request(session: Session, check_id: str, now: datetime) -> None:
     _event(session, check_id, now, "status", data)
 
 
+def _retrying_request(session: Session, check_id: str, due_at: datetime, detail: str, now: datetime) -> None:
+    """A check ``running`` under a job that failed and waits for its next attempt says ``retrying``."""
+    request = session.get(CheckRequest, check_id)
+    if request is None or request.state != RequestState.RUNNING:
+        return
+    request.state, request.state_reason, request.detail = RequestState.RETRYING, RETRY_REASON, detail
+    request.updated_at = now
+    data = {
+        "state": RequestState.RETRYING.value,
+        "reason": RETRY_REASON,
+        "detail": detail,
+        "next_attempt_at": due_at.isoformat(),
+    }
+    _event(session, check_id, now, "status", data)
+
+
 def _event(session: Session, check_id: str, now: datetime, kind: str, data: Mapping[str, Any]) -> None:
-    session.add(CheckEvent(check_id=check_id, at=now, kind=kind, data_json=json.dumps(data)))
+    # JSON would carry a NUL as the escape \u0000, past the engine's cleaning: cleaned here, so an event says
+    # what the row it reports holds.
+    session.add(CheckEvent(check_id=check_id, at=now, kind=kind, data_json=json.dumps(storable(data))))
 
 
 def _request_info(row: CheckRequest) -> RequestInfo:

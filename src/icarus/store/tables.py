@@ -237,13 +237,16 @@ class SnapshotRecord(Base):
 class RequestState(StrEnum):
     """Where a submitted check stands.
 
-    ``queued``: accepted, not started. ``running``: a worker holds it. ``recorded``: a version exists.
+    ``queued``: accepted, not started. ``running``: a worker holds it. ``retrying``: its run failed with an
+    error and runs again at the next attempt time (the job's due time). ``recorded``: a version exists.
     ``pending``: no version yet for a stated reason (``search_unavailable``), retried on a schedule.
-    ``failed``: the input could not be captured (a deleted post, an unreadable page); nothing was scored.
+    ``failed``: the input could not be captured (a deleted post, an unreadable page), or every attempt
+    failed; nothing was scored.
     """
 
     QUEUED = "queued"
     RUNNING = "running"
+    RETRYING = "retrying"
     RECORDED = "recorded"
     PENDING = "pending"
     FAILED = "failed"
