@@ -431,12 +431,11 @@ class JobRunner:
         recorded_at = (
             self._now()
         )  # the check was updated when its version was recorded, not when the run began
-        self.service.set_state(check_id, RequestState.RECORDED, recorded_at, post_id=post_id)
-        self.service.add_event(
+        # Once per (check, version), even when a worker died after announcing and before closing its job.
+        self.service.recorded(
             check_id,
-            "version",
+            stored.version,
             {
-                "version": stored.version,
                 "url_path": stored.url_path,
                 "as_of": stored.as_of.isoformat(),
                 "label": stored.label,
@@ -446,6 +445,7 @@ class JobRunner:
                 "scored_with": self._scored_with(ledger, stored.policy, stored.config_hash),
             },
             recorded_at,
+            post_id=post_id,
         )
         self._plan_rechecks(check_id, self.store.latest(check_id).result(), now)
         self._queue_reviews(check_id, stored.version, stored.result(), ledger)

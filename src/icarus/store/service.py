@@ -272,6 +272,35 @@ class ServiceStore:
 
         self.store.transaction(work)
 
+    def recorded(
+        self, check_id: str, version: int, data: Mapping[str, Any], now: datetime, *, post_id: str | None
+    ) -> bool:
+        """Announce version ``version``: the check is ``recorded`` and the ``status`` and ``version`` events
+        are written, in one transaction and once per (check, version). False when they were already (a
+        worker died after announcing, before closing its job, and the rerun finishes its bookkeeping)."""
+
+        def work(session: Session) -> bool:
+            row = session.scalars(
+                select(CheckRequest).where(CheckRequest.id == check_id).with_for_update()
+            ).first()
+            if row is None:
+                raise NotFound(f"no check {check_id!r}")
+            announced = session.scalars(
+                select(CheckEvent.data_json).where(
+                    CheckEvent.check_id == check_id, CheckEvent.kind == "version"
+                )
+            ).all()
+            if any(json.loads(found).get("version") == version for found in announced):
+                return False
+            row.state, row.state_reason, row.detail, row.updated_at = RequestState.RECORDED, None, None, now
+            if post_id is not None:
+                row.post_id = post_id
+            _event(session, check_id, now, "status", {"state": RequestState.RECORDED.value})
+            _event(session, check_id, now, "version", {"version": version, **data})
+            return True
+
+        return self.store.transaction(work)
+
     # --- jobs ------------------------------------------------------------------------------------------
 
     def schedule(
