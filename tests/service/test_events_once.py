@@ -3,10 +3,14 @@ closing its job) leaves one ``recorded`` status and one ``version`` event for th
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from icarus.api.sse import EventStream, format_event
 from icarus.jobs.inputs import CheckInput
 from icarus.jobs.runner import JobRunner
+from icarus.store import NotFound
 from tests.service.conftest import FakeClock, sample_payload
 
 
@@ -50,3 +54,23 @@ def test_each_new_version_is_announced(runner: JobRunner, clock: FakeClock) -> N
         ("status", "recorded"),
         ("version", 2),
     ]
+
+
+def test_a_recheck_of_a_queued_check_says_it_has_no_version_yet(runner: JobRunner) -> None:
+    check_id = runner.submit(CheckInput(payload=sample_payload()))
+    with pytest.raises(NotFound, match=rf"check '{check_id}' has no version yet \(it is queued\)"):
+        runner.request_run(check_id, correction=False, note=None)
+
+
+def test_a_batch_of_events_is_one_write(runner: JobRunner) -> None:
+    # A client that leaves mid-batch used to cost one failed socket write (and log line) per event left.
+    check_id = runner.submit(CheckInput(payload=sample_payload()))
+    runner.run(check_id, "first")
+    events = runner.service.events(check_id)
+    stream = EventStream(runner.service)._stream(None, check_id, 0, events, True)  # type: ignore[arg-type]
+
+    async def chunks() -> list[str]:
+        return [chunk async for chunk in stream]
+
+    written = asyncio.run(chunks())
+    assert len(events) > 3 and written == ["retry: 2000\n\n", "".join(format_event(e) for e in events)]

@@ -69,9 +69,11 @@ class EventStream:
         yield "retry: 2000\n\n"
         idle = 0.0
         while True:
-            for event in batch:
-                after = event.id
-                yield format_event(event)
+            if batch:
+                # One write per batch, not one per event: a client that left mid-batch costs one failed
+                # send, not one "socket.send() raised exception." log line per remaining event.
+                after = batch[-1].id
+                yield "".join(format_event(event) for event in batch)
             if once:
                 return
             if batch:

@@ -134,7 +134,11 @@ class JobRunner:
     def request_run(self, check_id: str, *, correction: bool, note: str | None) -> str:
         """Queue an extra run of a recorded check (a requested recheck or a correction); its run key."""
         self.service.request(check_id)  # NotFound for checks the service never received (e.g. `icarus check`)
-        self.store.latest(check_id)  # NotFound unless the check has a version to recheck or correct
+        try:
+            self.store.latest(check_id)
+        except NotFound:  # the check exists (queued, say) but has nothing yet to recheck or correct
+            state = self._request_state(check_id).value
+            raise NotFound(f"check {check_id!r} has no version yet (it is {state})") from None
         prefix = CORRECTION_PREFIX if correction else REQUESTED_PREFIX
         run_key = f"{prefix}{uuid.uuid4().hex[:12]}"
         reason = Reason.CORRECTION if correction else Reason.RECHECK
