@@ -49,7 +49,12 @@ def _corpus_path(corpus: Path | None) -> Path:
 
 @corpus_app.command("add")
 def add(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders to index (folders recursively).")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Files or folders to index (folders recursively, skipping dotfiles and each folder's README)."
+        ),
+    ],
     corpus: CorpusOption = None,
 ) -> None:
     """Index HTML, PDF, text, Markdown, JSON Lines and WARC files. Re-adding the same content is a no-op."""

@@ -375,6 +375,10 @@ class LocalCorpus:
                 if entry.name.startswith("."):
                     continue  # hidden files and folders (.git, editor state) are never documents
                 path = Path(entry.path)
+                if Path(entry.name).stem.upper() == "README" and not entry.is_dir():
+                    # it describes the folder, it is not one of its documents; named as a file, it is added
+                    skipped.append((path, "a folder's README is not indexed; name the file to index it"))
+                    continue
                 if entry.is_symlink():
                     target = path.resolve()
                     if not inside_roots(target):
