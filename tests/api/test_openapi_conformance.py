@@ -125,8 +125,9 @@ def test_every_error_answer_is_described_as_a_problem(site: Site) -> None:
         for method, operation in item.items():
             for code, answer in operation["responses"].items():
                 if code.startswith(("4", "5")):
-                    schema = answer["content"]["application/json"]["schema"]
-                    assert schema == {"$ref": "#/components/schemas/Problem"}, (method, path, code)
+                    assert answer["content"] == {
+                        "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}
+                    }, (method, path, code)
     assert "Retry-After" in corrections["429"]["headers"]
 
 

@@ -370,7 +370,8 @@ def test_a_transcript_is_read_and_the_speaker_gate_answers_409_until_named(site:
 
     waiting = site.client.post(f"/v1/debates/{debate_id}/run-detection", headers=headers)
     assert waiting.status_code == 409
-    assert waiting.json()["detail"]["still_waiting"] == ["SPEAKER_1", "SPEAKER_2"]
+    assert waiting.json()["still_waiting"] == ["SPEAKER_1", "SPEAKER_2"]
+    assert waiting.json()["detail"] == "speakers still unidentified: SPEAKER_1, SPEAKER_2"
 
     unknown = site.client.post(
         "/v1/session/speaker-map",
@@ -402,8 +403,9 @@ def test_a_malformed_caption_file_is_a_422_naming_the_line(site: Site) -> None:
         f"/v1/debates/{debate_id}/transcript?format=srt", content=broken, headers=headers
     )
     assert answer.status_code == 422
-    detail = answer.json()["detail"]
-    assert isinstance(detail["line"], int) and f"line {detail['line']}" in detail["message"]
+    problem = answer.json()
+    assert answer.headers["content-type"] == "application/problem+json"
+    assert isinstance(problem["line"], int) and problem["detail"].startswith(f"line {problem['line']}: ")
 
 
 def test_a_caption_upload_names_the_faulty_line_and_why(site: Site) -> None:
@@ -422,9 +424,9 @@ def test_a_caption_upload_names_the_faulty_line_and_why(site: Site) -> None:
             f"/v1/debates/{debate_id}/transcript?format=srt", content=body, headers=headers
         )
         assert answer.status_code == 422, answer.text
-        detail = answer.json()["detail"]
-        assert detail["line"] == line and reason in detail["reason"]
-        assert detail["message"] == f"line {line}: {detail['reason']}"
+        problem = answer.json()
+        assert problem["line"] == line and reason in problem["reason"]
+        assert problem["detail"] == f"line {line}: {problem['reason']}"
     assert site.client.get(f"/v1/debates/{debate_id}/claims", headers=headers).json()["claims"] == []
 
 

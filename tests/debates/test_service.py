@@ -189,7 +189,7 @@ def test_file_ingest_defers_detection_until_named_and_run_detection_says_who_it_
     with pytest.raises(SpeakersWaiting) as waiting:
         service.run_detection(OPERATOR, debate.id)
     assert waiting.value.still_waiting == ["SPEAKER_1", "SPEAKER_2"] and waiting.value.http_status == 409
-    assert waiting.value.detail()["still_waiting"] == ["SPEAKER_1", "SPEAKER_2"]
+    assert waiting.value.members() == {"still_waiting": ["SPEAKER_1", "SPEAKER_2"]}
     assert service.list_claims(OPERATOR, debate.id) == []
 
     service.set_speaker_map(OPERATOR, debate.id, {"SPEAKER_1": "Ana", "SPEAKER_2": "Ben"})  # starts by itself

@@ -362,7 +362,7 @@ def test_webvtt_text_outside_any_cue_is_refused_not_dropped() -> None:
 def test_transcript_errors_are_422_and_too_large_is_413() -> None:
     error = _error(SRT.replace("00:00:04,500 --> 00:00:08,000", "00:00:0x,500 --> 00:00:08,000"))
     assert isinstance(error, DebateError) and error.http_status == 422
-    assert error.detail()["line"] == 6
+    assert error.members()["line"] == 6 and str(error).startswith("line 6: ")
     assert TranscriptTooLarge(10).http_status == 413
     assert not issubclass(TranscriptTooLarge, TranscriptError)
 

@@ -13,9 +13,9 @@ from datetime import datetime
 from typing import Any, Final
 
 from fastapi import FastAPI, HTTPException, Request, status
-from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
+from fastapi.utils import is_body_allowed_for_status_code
 from sqlalchemy.exc import DBAPIError
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -26,6 +26,7 @@ from icarus.api.limits import REFUSAL_PAUSE_S, Limiter, PageRateLimit, limiter_f
 from icarus.api.model_results import ModelResults
 from icarus.api.models_routes import build_models_router
 from icarus.api.openapi import DOCS_PATH, DOCS_POLICY, describe_errors, docs_router
+from icarus.api.problems import problem_response
 from icarus.api.routes import build_router
 from icarus.debates.api import build_debate_router, debate_service_for_app
 from icarus.debates.service import DebateService
@@ -124,37 +125,39 @@ def create_app(
         return {"status": "ok"}
 
     @app.exception_handler(DBAPIError)
-    async def unavailable(_request: Request, exc: DBAPIError) -> JSONResponse:
+    async def unavailable(_request: Request, exc: DBAPIError) -> Response:
         if not database_unavailable(exc):
             raise exc
         log.warning("database unavailable: %s", type(exc.orig).__name__)
-        return JSONResponse(
-            {"detail": "the database is unavailable; try again shortly"},
-            status_code=status.HTTP_503_SERVICE_UNAVAILABLE,
+        return problem_response(
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+            "the database is unavailable; try again shortly",
             headers={"Retry-After": "1"},
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
         if exc.status_code == status.HTTP_400_BAD_REQUEST and exc.detail == UNPARSABLE_BODY:
             # FastAPI's answer to a body that is not UTF-8 or nests too deeply to parse: said like any other
             # body that is not JSON (422, with the field at fault).
-            return JSONResponse(
-                {"detail": f"body: {NOT_JSON}", "errors": [{"field": "body", "message": NOT_JSON}]},
-                status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
+            return problem_response(
+                status.HTTP_422_UNPROCESSABLE_CONTENT,
+                f"body: {NOT_JSON}",
+                members={"errors": [{"field": "body", "message": NOT_JSON}]},
             )
-        return await http_exception_handler(request, exc)
+        if not is_body_allowed_for_status_code(exc.status_code):
+            return Response(status_code=exc.status_code, headers=exc.headers)
+        members = getattr(exc, "members", None)  # a ProblemException's members beside its detail
+        return problem_response(exc.status_code, exc.detail, headers=exc.headers, members=members)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def invalid(_request: Request, exc: RequestValidationError) -> Response:
         problems = [
             {"field": ".".join(str(part) for part in error.get("loc", ())), "message": str(error.get("msg"))}
             for error in exc.errors()
         ]
         message = "; ".join(f"{p['field']}: {p['message']}" for p in problems) or "invalid request"
-        return JSONResponse(
-            {"detail": message, "errors": problems}, status_code=status.HTTP_422_UNPROCESSABLE_CONTENT
-        )
+        return problem_response(status.HTTP_422_UNPROCESSABLE_CONTENT, message, members={"errors": problems})
 
     return app
 
@@ -195,7 +198,7 @@ class BodyLimit:
         declared = Headers(scope=scope).get("content-length", "")
         if declared.isascii() and declared.isdigit() and int(declared) > self.max_bytes:
             error = self._too_large()
-            await JSONResponse({"detail": error.detail}, status_code=error.status_code)(scope, receive, send)
+            await problem_response(error.status_code, error.detail)(scope, receive, send)
             return
         received = 0
 

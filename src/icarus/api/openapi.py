@@ -1,10 +1,12 @@
 """The OpenAPI description says what the answers are, errors included, and ``/docs`` works offline.
 
-Every error answer of the API has one shape, ``Problem``: ``{"detail": "…"}``, plus ``errors`` (one
-``{field, message}`` per problem) when the request did not match the schema. FastAPI describes its own
-422 as a list of validation errors; ``describe_errors`` replaces that with ``Problem`` and documents the
-answers every route can give besides its own: 401/403 (token and role), 413 (body over the limit), 422,
-429 (rate limit) and 503 (database unreachable), the last two with ``Retry-After``.
+Every error answer of the API has one shape, ``Problem`` (RFC 9457, ``application/problem+json``; see
+``icarus.api.problems``): ``type``, ``title``, ``status`` and ``detail``, a sentence, plus the members a
+client may act on, such as ``errors`` (one ``{field, message}`` per problem) when the request did not
+match the schema. FastAPI describes its own 422 as a list of validation errors; ``describe_errors``
+replaces that with ``Problem`` and documents the answers every route can give besides its own: 401/403
+(token and role), 413 (body over the limit), 422, 429 (rate limit) and 503 (database unreachable), the
+last two with ``Retry-After``.
 
 ``/docs`` is Swagger UI served from this process: its script and style come from the ``swagger-ui-py``
 package when it is installed (``swagger_ui/static``), never from a CDN, and it starts from a script of
@@ -23,6 +25,8 @@ from typing import Any, Final
 
 from fastapi import APIRouter, FastAPI, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse, Response
+
+from icarus.api.problems import PROBLEM_MEDIA_TYPE, PROBLEM_TYPE
 
 __all__ = ["DOCS_ASSETS", "DOCS_PATH", "DOCS_POLICY", "describe_errors", "docs_router", "swagger_assets"]
 
@@ -74,17 +78,45 @@ def _problem_schemas() -> dict[str, Any]:
         PROBLEM: {
             "title": PROBLEM,
             "type": "object",
-            "description": "An error answer: what went wrong in words, and for a request that does not "
-            "match the schema, each field at fault.",
+            "description": "An error answer (RFC 9457 problem details): what went wrong in words, and "
+            "beside it what a client may act on: each field at fault for a request that does not match "
+            "the schema, the line of an unreadable transcript, the speakers detection waits for.",
             "properties": {
+                "type": {
+                    "type": "string",
+                    "const": PROBLEM_TYPE,
+                    "description": "Always `about:blank`: the status says what kind of problem it is.",
+                },
+                "title": {"type": "string", "description": "The HTTP status's phrase (`Not Found`)."},
+                "status": {
+                    "type": "integer",
+                    "minimum": 400,
+                    "maximum": 599,
+                    "description": "The HTTP status code.",
+                },
                 "detail": {"type": "string", "description": "What went wrong, in words."},
                 "errors": {
                     "type": "array",
                     "items": {"$ref": f"#/components/schemas/{PROBLEM_FIELD}"},
-                    "description": "One entry per field at fault (422 and malformed bodies only).",
+                    "description": "One entry per field at fault (422 only).",
+                },
+                "line": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "The transcript line that could not be read (422 of a transcript).",
+                },
+                "reason": {
+                    "type": "string",
+                    "description": "Why the transcript could not be read (422 of a transcript).",
+                },
+                "still_waiting": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "The speaker labels still to be named (409 of run-detection).",
                 },
             },
-            "required": ["detail"],
+            "required": ["type", "title", "status", "detail"],
+            "additionalProperties": False,
         },
         PROBLEM_FIELD: {
             "title": PROBLEM_FIELD,
@@ -101,7 +133,7 @@ def _problem_schemas() -> dict[str, Any]:
 def _problem_answer(description: str, *, retry: bool = False) -> dict[str, Any]:
     answer: dict[str, Any] = {
         "description": description,
-        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{PROBLEM}"}}},
+        "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": f"#/components/schemas/{PROBLEM}"}}},
     }
     if retry:
         answer["headers"] = RETRY_AFTER

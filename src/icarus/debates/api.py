@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from icarus.api.auth import Principal, Security
+from icarus.api.problems import ProblemException
 from icarus.debates.access import AccessStore, Caller
 from icarus.debates.errors import DebateError
 from icarus.debates.exports import ExportFormat, rows_csv
@@ -58,7 +59,6 @@ from icarus.debates.schemas import (
 )
 from icarus.debates.service import ClaimResults, ClaimSummary, DebateService, DebateView, PanelView
 from icarus.debates.sse import debate_event_stream
-from icarus.debates.transcripts import TranscriptError, TranscriptTooLarge
 from icarus.settings import Settings
 from icarus.store.repository import Store
 from icarus.store.tables import INTEGER_MAX
@@ -128,13 +128,8 @@ def _answering() -> Iterator[None]:
     """Each refusal of the service (and of the transcript reader) as its HTTP status."""
     try:
         yield
-    except DebateError as exc:
-        raise HTTPException(exc.http_status, detail=exc.detail()) from None
-    except TranscriptTooLarge as exc:
-        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, detail=str(exc)) from None
-    except TranscriptError as exc:
-        detail = {"message": str(exc), "line": exc.line, "reason": exc.reason}
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=detail) from None
+    except DebateError as exc:  # TranscriptError (422, with line and reason) and TranscriptTooLarge (413)
+        raise ProblemException(exc.http_status, str(exc), **exc.members()) from None
 
 
 def debate_out(view: DebateView) -> DebateOut:
@@ -336,7 +331,7 @@ def build_debate_router(service: DebateService, security: Security) -> APIRouter
         responses={
             **_NOT_FOUND,
             413: {"description": "Larger than the transcript cap"},
-            422: {"description": "Unreadable; `detail.line` names the line"},
+            422: {"description": "Unreadable; `line` names the line and `reason` says why"},
         },
         openapi_extra={
             "requestBody": {
@@ -378,7 +373,7 @@ def build_debate_router(service: DebateService, security: Security) -> APIRouter
         "/debates/{debate_id}/run-detection",
         status_code=status.HTTP_202_ACCEPTED,
         response_model=DetectionOut,
-        responses={**_NOT_FOUND, 409: {"description": "`detail.still_waiting` lists the unnamed voices"}},
+        responses={**_NOT_FOUND, 409: {"description": "`still_waiting` lists the unnamed voices"}},
     )
     def run_detection(
         debate_id: DebateId,

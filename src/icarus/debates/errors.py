@@ -1,6 +1,7 @@
 """What the debate service refuses, each with the HTTP status the API answers it with.
 
-The API maps every ``DebateError`` to ``error.http_status`` in one place; the CLI prints the message.
+The API maps every ``DebateError`` to ``error.http_status`` in one place, its message as the problem's
+``detail`` and ``members()`` beside it; the CLI prints the message.
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ __all__ = [
 
 
 class DebateError(Exception):
-    """Base of every refusal; ``detail()`` is what the API puts in its ``detail`` field."""
+    """Base of every refusal: its message is the API's ``detail``; ``members()`` what a client may act on
+    besides (``icarus.api.problems.PROBLEM_MEMBERS`` names the members an answer may carry)."""
 
     http_status: ClassVar[int] = 400
 
-    def detail(self) -> Any:
-        return str(self)
+    def members(self) -> dict[str, Any]:
+        return {}
 
 
 class DebateNotFound(DebateError, LookupError):
@@ -77,11 +79,19 @@ class InvalidChange(DebateError, ValueError):
     http_status = 422
 
     def __init__(self, message: str, errors: list[dict[str, Any]] | None = None) -> None:
-        super().__init__(message)
-        self.errors = errors or []
+        """``errors``: pydantic's ``{loc, msg, …}`` for each setting at fault, told in the message too."""
+        self.errors = [_field_error(error) for error in errors or []]
+        said = "; ".join(f"{e['field']}: {e['message']}" for e in self.errors)
+        super().__init__(f"{message}: {said}" if said else message)
 
-    def detail(self) -> Any:
-        return self.errors or str(self)
+    def members(self) -> dict[str, Any]:
+        return {"errors": self.errors} if self.errors else {}
+
+
+def _field_error(error: dict[str, Any]) -> dict[str, str]:
+    """A settings error as the API's ``{field, message}``, its field under ``body`` like a schema error's."""
+    where = ".".join(str(part) for part in error.get("loc", ()))
+    return {"field": f"body.{where}" if where else "body", "message": str(error.get("msg", ""))}
 
 
 class SpeakersWaiting(DebateError):
@@ -93,8 +103,8 @@ class SpeakersWaiting(DebateError):
         super().__init__("speakers still unidentified: " + ", ".join(still_waiting))
         self.still_waiting = list(still_waiting)
 
-    def detail(self) -> Any:
-        return {"message": str(self), "still_waiting": self.still_waiting}
+    def members(self) -> dict[str, Any]:
+        return {"still_waiting": self.still_waiting}
 
 
 class NotAllowed(DebateError, PermissionError):

@@ -92,8 +92,8 @@ class TranscriptError(DebateError, ValueError):
         self.line = line
         super().__init__(f"line {line}: {reason}" if line is not None else reason)
 
-    def detail(self) -> Any:
-        return {"message": str(self), "line": self.line, "reason": self.reason}
+    def members(self) -> dict[str, Any]:
+        return {"line": self.line, "reason": self.reason}
 
 
 class TranscriptTooLarge(DebateError, ValueError):
