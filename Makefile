@@ -14,7 +14,6 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# The main job on the embedded default: score the shipped example ledgers under the current policy.
 # The main job on the embedded default (local corpus, offline judge, SQLite): index the sample corpus,
 # check the sample post, print the report. Sample state lives in .icarus-sample/, rebuilt on every run.
 SAMPLE := ICARUS_DATA_DIR=.icarus-sample
