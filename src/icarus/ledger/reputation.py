@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from icarus.ledger.base import LedgerModel, Unit, UtcDatetime
 
@@ -77,6 +78,21 @@ class ReputationRecord(LedgerModel):
     bias_label: str | None = Field(
         default=None, description="Display only. Never read by any scoring code (H29)."
     )
+    without_lin: ReputationRecord | None = Field(
+        default=None,
+        description="The record the registry gives without Lin et al.'s domain rating (another source's "
+        "baseline, else the heuristic estimate), set only where that rating gave the score. A policy version "
+        "that publishes the rating as not yet live scores the item with this record instead.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_fallback(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """A record without the fallback is written as before the field existed, so the ledgers stored then
+        keep their bytes and their hashes."""
+        data = handler(self)
+        if isinstance(data, dict) and data.get("without_lin") is None:
+            data.pop("without_lin", None)
+        return data
 
     @property
     def estimated(self) -> bool:

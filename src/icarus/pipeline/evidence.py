@@ -17,6 +17,7 @@ from icarus.ledger import (
     Span,
 )
 from icarus.reputation import Registry, domain_of
+from icarus.reputation.evidence_record import evidence_record
 from icarus.research.excerpts import best_excerpt
 
 _ATTRIBUTION = re.compile(
@@ -81,7 +82,7 @@ def build_evidence_item(
         snapshot=Snapshot(ref=snapshot_ref, archived=archived),
         text=document.text,
         excerpt=Excerpt(span=span, text=span.slice(document.text)),
-        reputation=entry.record,
+        reputation=evidence_record(entry),
         source_class=entry.source_class,
         directness=directness_for(entry.source_class, document.text),
         role=role,

@@ -38,6 +38,7 @@ from icarus.scoring.icarus.gates import (
     g6_hold,
     g6_is_ongoing,
 )
+from icarus.scoring.icarus.not_live import inputs_in_force
 from icarus.scoring.icarus.outcome import ClaimOutcome, Pass
 from icarus.scoring.icarus.publish import assemble, utc_text
 from icarus.scoring.icarus.selfevidence import check_claim
@@ -61,19 +62,21 @@ def score_ledger(
     provenance settings) skip rebuilding it; the result is the same either way.
     """
     policy = policy or load_policy()
+    # The graph reads no reputation, so one built from the ledger as given serves the inputs in force too.
+    scored = inputs_in_force(ledger, policy)
     if graph is None:
-        graph = provenance_graph(ledger, policy)
-    items = {item.evidence_id: item for item in ledger.evidence}
+        graph = provenance_graph(scored, policy)
+    items = {item.evidence_id: item for item in scored.evidence}
     outcomes: list[ClaimOutcome] = []
     not_assessed: list[dict[str, str]] = []
-    for claim in ledger.claims:
+    for claim in scored.claims:
         if claim.not_assessed is not None:
             not_assessed.append(
                 {"id": claim.claim_id, "text": claim.text, "reason": claim.not_assessed.value}
             )
             continue
-        outcomes.append(_score_claim(claim, ledger, items, graph, policy))
-    return assemble(ledger, policy, graph, outcomes, not_assessed)
+        outcomes.append(_score_claim(claim, scored, items, graph, policy))
+    return assemble(scored, policy, graph, outcomes, not_assessed, given=ledger)
 
 
 def provenance_graph(ledger: Ledger, policy: PolicyConfig) -> ProvenanceGraph:

@@ -239,7 +239,10 @@ def assemble(
     graph: ProvenanceGraph,
     outcomes: list[ClaimOutcome],
     not_assessed: list[dict[str, str]],
+    given: Ledger | None = None,
 ) -> dict[str, Any]:
+    """The published result of ``ledger`` as scored; ``given``, when the policy switched inputs off
+    (``not_live``), is the ledger as handed in, which the result names by its hash."""
     claims = [_claim_result(o, policy, ledger.history.started_at or ledger.as_of) for o in outcomes]
     labels = [o.label for o in outcomes]
     overall_label = most_adverse(labels)
@@ -254,7 +257,7 @@ def assemble(
         "config_hash": policy.config_hash,
         "code_hash": core_code_hash(),
         "ledger_id": ledger.ledger_id,
-        "ledger_hash": ledger_hash(ledger),
+        "ledger_hash": ledger_hash(given if given is not None else ledger),
         "as_of": utc_text(ledger.as_of),
         "overall": {
             "label": overall_label.value,
