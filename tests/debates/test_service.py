@@ -27,6 +27,7 @@ from icarus.debates.model import (
     Segment,
     Verdict,
 )
+from icarus.debates.research_runs import record_answer
 from icarus.debates.retries import AdjudicationRetryPolicy
 from icarus.debates.service import DebateService, ServiceConfig
 from icarus.store import Store
@@ -513,7 +514,9 @@ def test_a_worker_killed_mid_panel_leaves_it_to_another_and_the_panel_completes_
     assert survivor.research_panel(pending.panel_id) == "answered false"
 
     # The dead worker wakes up and tries to write its own (different) answer: the fence refuses it.
-    assert killed_worker._complete(stale, sourced(TWO_STEP, Verdict.TRUE)).startswith("fenced")
+    late = (killed_worker.store, killed_worker.clock, killed_worker.pipeline, killed_worker.config, stale)
+    said, _ = record_answer(*late, sourced(TWO_STEP, Verdict.TRUE))
+    assert said.startswith("fenced")
     results = survivor.claim_results(OPERATOR, claim.claim_id)
     assert [(p.verdict, p.state) for p in results.panels] == [(Verdict.FALSE, PanelState.DONE)]
     assert results.claim_verdict is not None and results.claim_verdict.verdict is Verdict.FALSE

@@ -11,7 +11,7 @@ The seed names two ways to ask, and they differ on a method the claim already ha
 Naming neither takes the debate's methods for a new claim and runs only those missing; ``strong_language``
 reruns every method asked (the claim's stored ones when none is named), searching in English and Spanish
 too. A re-check is a new panel: the earlier panel stays in the claim's results, and it keeps answering
-until the new one is done (see ``service._current_panels``).
+until the new one is done (see ``answers.current_panels``).
 """
 
 from __future__ import annotations

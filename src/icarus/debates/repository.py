@@ -2,7 +2,8 @@
 
 The service composes these in ``Store.transaction`` so that what belongs together (a panel's answer, the
 claim's new verdict, the escalated panel it calls for and the events that announce them) is written at
-once or not at all. Nothing here decides policy; ``icarus.debates.service`` does.
+once or not at all. Nothing here decides policy; the service's steps (``ingest``, ``panels``, ``answers``
+and the rest) do.
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ __all__ = [
     "release_backlog",
     "speaker_display_name",
     "speakers_waiting",
+    "unnamed_voices",
     "validate_speaker_map",
 ]
 
@@ -83,6 +84,12 @@ def heard_labels(segments: Iterable[Segment]) -> list[str]:
 def speakers_waiting(heard: Sequence[str], names: Mapping[str, str]) -> list[str]:
     """The heard labels that have no name yet, in first-heard order (``speakers_waiting`` on a debate)."""
     return [label for label in dict.fromkeys(heard) if not names.get(label, "").strip()]
+
+
+def unnamed_voices(heard: Sequence[str], speakers: Mapping[str, str]) -> list[str]:
+    """The heard labels still unnamed by the speaker map: a voice tag that is a name ("Helena Marsh") names
+    itself."""
+    return speakers_waiting(heard, known_names(heard, speakers))
 
 
 def may_run_detection(heard: Sequence[str], names: Mapping[str, str], skip_speakers: bool) -> list[str]:
