@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from icarus.provenance import shingles
-from icarus.provenance.shingles import minhash_signatures, shingle_sets, words_of
-from icarus.provenance.similarity import (
+from icarus.provenance.lsh import (
     _DIRECT_PAIRS_MAX_ROWS,
     _banded_pairs_direct,
     _banded_pairs_sorted,
     candidate_pairs,
     lsh_bands,
 )
+from icarus.provenance.shingles import minhash_signatures, shingle_sets, words_of
 from tests.provenance.conftest import words
 
 

@@ -7,8 +7,10 @@ from decimal import Decimal
 import numpy as np
 
 from icarus.provenance import build_graph
+from icarus.provenance.boilerplate import clean_texts
+from icarus.provenance.lsh import candidate_pairs, lsh_bands
 from icarus.provenance.shingles import minhash_signatures, shingle_sets
-from icarus.provenance.similarity import MIN_SHINGLES, candidate_pairs, clean_texts, lsh_bands, meets
+from icarus.provenance.similarity import MIN_SHINGLES, meets
 from icarus.scoring.icarus.config import ProvenanceSettings
 from tests.provenance.conftest import item, story, words
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from icarus.provenance.similarity import KNOWN_LSH_BANDS, datasketch_bands, lsh_bands
+from icarus.provenance.lsh import KNOWN_LSH_BANDS, datasketch_bands, lsh_bands
 from icarus.scoring.icarus.config import POLICY_FILES, load_policy
 
 

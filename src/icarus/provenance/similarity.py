@@ -4,11 +4,13 @@ Steps, each deterministic:
 
 1. Boilerplate removal. Lines are lower-cased and their whitespace collapsed; short share/subscribe/cookie
    lines are dropped, and so are lines a domain repeats in three or more items when they are only a
-   minority of those items' text (a footer or a sidebar, not a story the domain ran three times).
+   minority of those items' text (a footer or a sidebar, not a story the domain ran three times);
+   see ``boilerplate``.
 2. Verbatim word shingles (``shingle_words`` words) hashed into MinHash signatures
    (``minhash_permutations``, seeded by ``minhash_seed``).
-3. Candidate pairs from locality-sensitive hashing: signatures are cut into the bands that
-   ``datasketch.MinHashLSH`` chooses for the threshold (weighted towards recall), and documents that share a band become candidates.
+3. Candidate pairs from locality-sensitive hashing (``lsh``): signatures are cut into the bands that
+   ``datasketch.MinHashLSH`` chooses for the threshold (weighted towards recall), and documents that
+   share a band become candidates.
    Identical signatures are collapsed first, so a story copied a thousand times costs one comparison.
    A candidate becomes an edge (kind ``shingles``) only when its estimated Jaccard reaches
    ``similarity_threshold``. Items with fewer than ten shingles get no shingle edges.
@@ -31,7 +33,6 @@ Modularity-based communities can split a group when an item is added.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import math
 import re
@@ -40,17 +41,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
-from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from icarus.ledger.evidence import EvidenceItem, SourceClass
 from icarus.provenance.arrays import dense_ids, distinct_sorted, run_positions
+from icarus.provenance.boilerplate import clean_texts, raw_text
 from icarus.provenance.canonical import registered_domain
 from icarus.provenance.citations import normalise_name
 from icarus.provenance.embeddings import Embedder, packaged_embedder, rewrite_pairs
 from icarus.provenance.graphs import weak_components
+from icarus.provenance.lsh import candidate_pairs, lsh_bands
 from icarus.provenance.model import SimilarityEdge
 from icarus.provenance.shingles import (
     I64,
@@ -85,20 +87,8 @@ RELEASE_WIRE_DOMAINS = frozenset(
 )
 """H19: hosts of press-release wires; an item hosted there is a release whatever its source class."""
 
-# A line this short that asks the reader to share, subscribe or accept cookies is page furniture.
-_FURNITURE = re.compile(
-    r"\b(?:share (?:this|on|via)|subscribe|sign up|newsletter|cookies?|follow us|all rights reserved|"
-    r"advertisement|read more|click here|recommended for you|related:)"
-)
-# Literal pieces, one of which every furniture match contains: most texts hold none and skip the scan.
-_FURNITURE_NEEDLES = (
-    "share ", "subscribe", "sign up", "newsletter", "cookie", "follow us", "all rights reserved",
-    "advertisement", "read more", "click here", "recommended for you", "related:",
-)  # fmt: skip
-_FURNITURE_MAX_WORDS = 25
 _TITLE_SEPARATOR = re.compile(r"\s+[|–—-]\s+")
 _WORDS = re.compile(r"[^\W_]+")
-_BOILERPLATE_ITEMS = 3
 _METADATA_SLACK = Decimal("0.20")
 _SCORE_PLACES = Decimal("0.0001")
 _ONE = Decimal(1).quantize(_SCORE_PLACES)
@@ -113,12 +103,6 @@ def _score(numerator: int, denominator: int) -> Decimal:
     return (Decimal(numerator) / Decimal(denominator)).quantize(_SCORE_PLACES)
 
 
-def _raw_text(item: EvidenceItem) -> str:
-    if item.text:
-        return item.text
-    return item.excerpt.text if item.excerpt is not None else ""
-
-
 def normalise_title(title: str | None, publisher: str) -> str:
     """Lower-case words of the title, without a trailing ``| Publisher`` or ``- Publisher``."""
     if not title:
@@ -127,71 +111,6 @@ def normalise_title(title: str | None, publisher: str) -> str:
     if len(parts) > 1 and normalise_name(parts[-1]) == normalise_name(publisher):
         title = " ".join(parts[:-1])
     return " ".join(_WORDS.findall(title.lower()))
-
-
-def _normalised_lines(text: str) -> list[str]:
-    lowered = text.lower()
-    raw_lines = lowered.splitlines()
-    furniture: set[int] = set()
-    hits = []
-    if any(needle in lowered for needle in _FURNITURE_NEEDLES):
-        hits = [match.start() for match in _FURNITURE.finditer(lowered)]
-    if hits:
-        # One scan of the whole text; map each hit to its line by the lines' start offsets.
-        starts = list(
-            itertools.accumulate((len(line) for line in lowered.splitlines(keepends=True)), initial=0)
-        )
-        furniture = {bisect.bisect_right(starts, hit) - 1 for hit in hits}
-    lines = []
-    for number, raw in enumerate(raw_lines):
-        words = raw.split()
-        if words and not (number in furniture and len(words) <= _FURNITURE_MAX_WORDS):
-            lines.append(" ".join(words))
-    return lines
-
-
-def _repeated_boilerplate(domains: Sequence[str], lines_of: Sequence[Sequence[str]]) -> dict[str, set[str]]:
-    """Per domain, the lines that are page furniture rather than shared story text.
-
-    A line in at least three items of a domain is a candidate. Candidates found in exactly the same items
-    are judged together: if, together, they are most of those items' text, the items are copies of one
-    story and the lines are kept; if they are a minority, they are a footer or sidebar and are dropped.
-    """
-    items_with: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
-    text_length: list[int] = []
-    for index, (domain, lines) in enumerate(zip(domains, lines_of, strict=True)):
-        distinct = set(lines)
-        text_length.append(sum(map(len, distinct)))
-        per_domain = items_with[domain]
-        for line in distinct:
-            per_domain[line].append(index)
-    boilerplate: dict[str, set[str]] = defaultdict(set)
-    for domain, per_domain in items_with.items():
-        together: dict[tuple[int, ...], list[str]] = defaultdict(list)
-        for line, holders in per_domain.items():
-            if len(holders) >= _BOILERPLATE_ITEMS:
-                together[tuple(holders)].append(line)
-        for group, lines in together.items():
-            shared = sum(map(len, lines))
-            if shared * 2 * len(group) < sum(text_length[index] for index in group):
-                boilerplate[domain].update(lines)
-    return boilerplate
-
-
-def clean_texts(evidence: Sequence[EvidenceItem]) -> list[str]:
-    """Each item's text without boilerplate, lower-cased, one normalised line per line."""
-    raw = [_raw_text(item) for item in evidence]
-    # Verbatim pickups are common: normalise each distinct text once.
-    normalised = {text: _normalised_lines(text) for text in dict.fromkeys(raw)}
-    lines_of = [normalised[text] for text in raw]
-    domains = [registered_domain(item.domain) for item in evidence]
-    repeated = _repeated_boilerplate(domains, lines_of)
-    cleaned = []
-    for domain, lines in zip(domains, lines_of, strict=True):
-        dropped = repeated.get(domain)
-        kept = [line for line in lines if line not in dropped] if dropped else lines
-        cleaned.append("\n".join(kept))
-    return cleaned
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,84 +192,6 @@ class _EdgeSink:
             self.add(left, right, score, kind)
 
 
-# A missed copy inflates the count (the unsafe direction); a false candidate only costs one verification.
-# So candidate generation weighs false negatives nine times as heavily as false positives.
-_LSH_WEIGHTS = (0.1, 0.9)
-
-
-# datasketch's choice for the shipped policies' (similarity_threshold, minhash_permutations), written down so
-# that scoring under them does not import datasketch and SciPy (over a second of `icarus score`'s start-up).
-# tests/provenance/test_lsh_bands.py checks every entry against datasketch and every shipped policy against
-# this table.
-KNOWN_LSH_BANDS: dict[tuple[Decimal, int], tuple[int, int]] = {(Decimal("0.70"), 128): (20, 6)}
-
-
-def lsh_bands(threshold: Decimal, permutations: int) -> tuple[int, int]:
-    """(bands, rows) that datasketch's MinHashLSH picks for this threshold, signature length and weights."""
-    known = KNOWN_LSH_BANDS.get((threshold, permutations))
-    return known if known is not None else datasketch_bands(threshold, permutations)
-
-
-@lru_cache(maxsize=64)
-def datasketch_bands(threshold: Decimal, permutations: int) -> tuple[int, int]:
-    """(bands, rows) as datasketch's MinHashLSH computes them.
-
-    Cached: the choice integrates false-positive and false-negative curves, which costs milliseconds.
-    """
-    # Imported here: datasketch pulls in SciPy, which every `icarus` command would otherwise pay for at start.
-    from datasketch import MinHashLSH
-
-    lsh = MinHashLSH(threshold=float(threshold), num_perm=permutations, weights=_LSH_WEIGHTS)
-    return int(lsh.b), int(lsh.r)
-
-
-# Up to this many rows, testing every pair's bands directly is cheaper than sorting each band.
-_DIRECT_PAIRS_MAX_ROWS = 32
-
-
-def candidate_pairs(signatures: U32, bands: int, rows: int) -> tuple[I64, I64]:
-    """Pairs of rows that agree on every position of at least one band, each pair once (left < right),
-    in order of (left, right)."""
-    if signatures.shape[0] <= _DIRECT_PAIRS_MAX_ROWS:
-        return _banded_pairs_direct(signatures, bands, rows)
-    return _banded_pairs_sorted(signatures, bands, rows)
-
-
-def _banded_pairs_direct(signatures: U32, bands: int, rows: int) -> tuple[I64, I64]:
-    left, right = np.triu_indices(signatures.shape[0], k=1)
-    width = bands * rows
-    agree = signatures[left, :width] == signatures[right, :width]
-    in_some_band = agree.reshape(len(left), bands, rows).all(axis=2).any(axis=1)
-    return left[in_some_band].astype(np.int64), right[in_some_band].astype(np.int64)
-
-
-def _banded_pairs_sorted(signatures: U32, bands: int, rows: int) -> tuple[I64, I64]:
-    count = signatures.shape[0]
-    found: list[I64] = []
-    for band in range(bands):
-        block = np.ascontiguousarray(signatures[:, band * rows : (band + 1) * rows])
-        keys = block.view(np.dtype((np.void, block.dtype.itemsize * rows))).ravel()
-        order = np.argsort(keys, kind="stable")
-        sorted_keys = keys[order]
-        same_as_next = sorted_keys[1:] == sorted_keys[:-1]
-        if not same_as_next.any():
-            continue
-        # Every pair inside each run of equal keys: position p pairs with the rest of its run.
-        run_id = np.concatenate(([0], np.cumsum(~same_as_next)))
-        run_end = np.searchsorted(run_id, run_id, side="right")
-        partners = run_end - np.arange(count) - 1
-        first = np.repeat(np.arange(count), partners)
-        step = run_positions(np.ones(count, dtype=np.int64), partners)  # 1, 2, ... partners[p] for each p
-        left = order[first]
-        right = order[first + step]
-        found.append(np.minimum(left, right) * count + np.maximum(left, right))
-    if not found:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty
-    codes = distinct_sorted(np.concatenate(found))
-    return codes // count, codes % count
-
-
 def _byline_key(item: EvidenceItem) -> str:
     return " ".join(_WORDS.findall((item.byline or "").lower()))
 
@@ -391,7 +232,7 @@ class _Similarity:
         by_text: dict[str, list[int]] = defaultdict(list)
         folded: dict[str, str] = {}  # verbatim copies share one folding
         for i, item in enumerate(self.evidence):
-            raw = _raw_text(item)
+            raw = raw_text(item)
             text = folded.get(raw)
             if text is None:
                 text = folded[raw] = " ".join(raw.lower().split())
