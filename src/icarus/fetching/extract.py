@@ -37,6 +37,7 @@ import lxml.html
 
 from icarus.fetching.errors import DocumentTooLarge, ExtractionError, UnsupportedForExtraction
 from icarus.fetching.fetch import media_type
+from icarus.fetching.scholarly import ScholarlyMetadata, read_scholarly_metadata
 
 __all__ = [
     "HTML_TYPES",
@@ -98,6 +99,8 @@ class ExtractedPage:
     truncated: bool = False
     """Text was cut at ``max_text_chars``, or PDF pages were left unread (page cap, time budget, or a page
     that failed to parse)."""
+    scholarly: ScholarlyMetadata | None = None
+    """HTML: the DOI, ISSN, journal and kind of publication its scholarly markup gives (H16, H17)."""
 
 
 def extract_page(
@@ -205,6 +208,9 @@ def _extract_html(body: bytes, content_type: str, url: str, lim: ExtractLimits) 
     language = _language(root)
     published = _first_date(root, _PUBLISHED_KEYS, "datePublished")
     updated = _first_date(root, _UPDATED_KEYS, "dateModified")
+    scholarly = read_scholarly_metadata(root, base)  # before trafilatura, which may alter the tree
+    if published is None and scholarly is not None:
+        published = scholarly.published_at
     # htmldate's text-pattern search costs about a second per 2 MB; keep it for ordinary-sized pages.
     extensive = len(body) <= lim.max_extensive_date_search_bytes
     if published is None:
@@ -233,6 +239,7 @@ def _extract_html(body: bytes, content_type: str, url: str, lim: ExtractLimits) 
         language=language or (doc.language if doc is not None else None),
         hidden_text_fragments=hidden,
         truncated=truncated,
+        scholarly=scholarly,
     )
 
 

@@ -100,6 +100,21 @@ class AttributionOrigin(StrEnum):
     JUDGE = "judge"
 
 
+class PublicationType(StrEnum):
+    """What the item's own scholarly metadata says it is (H17), read from the page when it was fetched.
+
+    ``journal_article``: published in a journal (a journal title, ISSN or periodical it is part of), so peer
+    reviewed as far as the metadata can tell. ``preprint``: posted on a preprint server (arXiv, bioRxiv,
+    medRxiv, SSRN, Research Square, OSF, ChemRxiv, Preprints.org) or declared a preprint. ``report``: a
+    technical report or working paper. The last two take H17's preprint multiplier where H17's metadata
+    part is live.
+    """
+
+    JOURNAL_ARTICLE = "journal_article"
+    PREPRINT = "preprint"
+    REPORT = "report"
+
+
 class UpdateType(StrEnum):
     """Crossref ``update-to`` types and Retraction Watch natures, folded to what H16 acts on.
 
@@ -381,13 +396,19 @@ class EvidenceItem(LedgerModel):
     )
     doi: str | None = Field(
         default=None,
-        description="DOI of a scholarly item; keys the H16 look-up and counts as journal metadata (H17).",
+        description="DOI of a scholarly item; keys the H16 look-up. Alone it does not make a journal article (H17).",
     )
     container_title: str | None = Field(
-        default=None, description="Journal or book title from the metadata; counts as journal metadata (H17)."
+        default=None,
+        description="Journal title from the metadata; journal metadata: preprint wording is then not read (H17).",
     )
     issn: str | None = Field(
-        default=None, description="ISSN from the metadata; counts as journal metadata (H17)."
+        default=None,
+        description="ISSN from the metadata; journal metadata: preprint wording is then not read (H17).",
+    )
+    publication_type: PublicationType | None = Field(
+        default=None,
+        description="Journal article, preprint or report, as the page's scholarly metadata says (H17).",
     )
     links: list[str] = Field(
         default_factory=list, description="Outbound links parsed from the page; citation edges (H3, H7)."

@@ -28,7 +28,16 @@ from urllib.parse import quote
 import httpx
 
 from icarus.ledger import EvidenceItem, LookupName, LookupResult, LookupStatus, ScholarlyUpdate, UpdateType
+from icarus.ledger.identifiers import normalize_doi
 from icarus.remote import parse_json, read_capped
+
+__all__ = [
+    "CrossrefUpdatesLookup",
+    "RetractionWatchLookup",
+    "ScholarlyUpdatesLookup",
+    "normalize_doi",
+    "update_type",
+]
 
 DEFAULT_TIMEOUT_S = 15.0
 
@@ -46,24 +55,6 @@ _TYPE_ALIASES: Mapping[str, UpdateType] = {
     "erratum": UpdateType.ERRATUM,
     "corrigendum": UpdateType.CORRIGENDUM,
 }
-
-
-def normalize_doi(value: str | None) -> str | None:
-    """``https://doi.org/10.1/X`` or ``doi:10.1/X`` -> ``10.1/x``; None when it is not a DOI."""
-    if not value:
-        return None
-    doi = value.strip().lower()
-    for prefix in (
-        "https://doi.org/",
-        "http://doi.org/",
-        "https://dx.doi.org/",
-        "http://dx.doi.org/",
-        "doi:",
-    ):
-        if doi.startswith(prefix):
-            doi = doi[len(prefix) :]
-    doi = doi.strip()
-    return doi if doi.startswith("10.") and "/" in doi else None
 
 
 def update_type(value: object) -> UpdateType | None:

@@ -319,6 +319,7 @@ def _cited_material(
             publisher=page.publisher or "",
             published_at=page.published_at,
             links=page.links,
+            scholarly=page.scholarly,
         )
         items.append(
             build_evidence_item(
@@ -427,6 +428,7 @@ def _evidence_from_hit(
                 publisher=page.publisher or hit.publisher,
                 published_at=page.published_at or hit.published_at,
                 links=page.links,
+                scholarly=page.scholarly,
             )
             return build_evidence_item(
                 document,
@@ -442,7 +444,12 @@ def _evidence_from_hit(
     if not text.strip():
         return None  # nothing to anchor an excerpt in: not evidence (G3 would drop it anyway)
     document = RetrievedDocument(
-        url=hit.url, title=hit.title, text=text, publisher=hit.publisher, published_at=hit.published_at
+        url=hit.url,
+        title=hit.title,
+        text=text,
+        publisher=hit.publisher,
+        published_at=hit.published_at,
+        scholarly=hit.scholarly,
     )
     ref = services.snapshots.put(
         text.encode("utf-8"),

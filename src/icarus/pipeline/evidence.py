@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from icarus.fetching.scholarly import ScholarlyMetadata
 from icarus.ledger import (
     Directness,
     EvidenceItem,
@@ -35,6 +36,7 @@ class RetrievedDocument:
     publisher: str
     published_at: datetime | None
     links: list[str] = field(default_factory=list)
+    scholarly: ScholarlyMetadata | None = None  # DOI, ISSN, journal, kind, from the page's markup
 
 
 def evidence_id_for(url: str) -> str:
@@ -87,4 +89,5 @@ def build_evidence_item(
         directness=directness_for(entry.source_class, document.text),
         role=role,
         links=list(links or []),
+        **(document.scholarly.evidence_fields() if document.scholarly is not None else {}),
     )

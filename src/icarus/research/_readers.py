@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Final
 from urllib.parse import urlsplit
 
+from icarus.fetching.scholarly import ScholarlyMetadata, read_html_metadata
 from icarus.provenance.canonical import registered_domain
 from icarus.research._text import parse_datetime
 
@@ -74,6 +75,7 @@ class RawDocument:
     published_at: datetime | None
     source_path: str
     source_id: str
+    scholarly: ScholarlyMetadata | None = None  # HTML: DOI, ISSN, journal, kind (H16, H17)
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,10 @@ def html_document(
     if not text:
         return None
     page_url = _page_url(extracted.url, url) or fallback_url
+    scholarly = read_html_metadata(raw, page_url)
+    published_at = parse_datetime(extracted.date)
+    if published_at is None and scholarly is not None:
+        published_at = scholarly.published_at
     return RawDocument(
         sha256=_sha256(raw),
         kind=kind,
@@ -163,9 +169,10 @@ def html_document(
         title=(extracted.title or "").strip(),
         text=text[: limits.max_text_chars],
         publisher=(extracted.sitename or "").strip(),
-        published_at=parse_datetime(extracted.date),
+        published_at=published_at,
         source_path=source_path,
         source_id="",
+        scholarly=scholarly,
     )
 
 

@@ -3,8 +3,10 @@
 ``LocalCorpus.add`` indexes files and folders (recursively): HTML pages (main text, title, date and
 canonical URL via trafilatura), PDFs (pypdf, page-capped), plain text and Markdown, JSON Lines (one
 document per line, SciFact's ``{doc_id, title, abstract: [sentences]}`` included) and WARC archives
-(HTML response records). Each document is keyed by the SHA-256 of the bytes it came from, so adding the
-same content again changes nothing.
+(HTML response records). An HTML page's scholarly metadata (DOI, ISSN, journal, preprint or not:
+``icarus.fetching.scholarly``) is read when it is added and comes back on its hits. Each document is
+keyed by the SHA-256 of the bytes it came from, so adding the same content again changes nothing (but
+fills in the metadata of a document indexed before the corpus kept it).
 
 ``LocalCorpus.search`` turns a query into an FTS5 expression in which every user word is a quoted string,
 so no input can be read as FTS5 syntax; results are ranked by BM25 (title weighted above body). Date bounds
@@ -31,6 +33,7 @@ from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from icarus.fetching.scholarly import ScholarlyMetadata
 from icarus.lookups.image_index import (
     MAX_IMAGE_BYTES,
     ImageCopy,
@@ -72,7 +75,10 @@ DEFAULT_MAX_FILE_BYTES = 1024 * 1024 * 1024
 ProgressCallback = Callable[[int, int, Path], None]
 """Called after each file with (files done, files in total, the file just read)."""
 
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2
+# Version 1 had no scholarly column; opening one adds it (its documents' metadata stays unknown until the
+# same file is added again).
+_UPGRADES = {1: "ALTER TABLE documents ADD COLUMN scholarly TEXT"}
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
     id INTEGER PRIMARY KEY,
@@ -85,7 +91,8 @@ CREATE TABLE IF NOT EXISTS documents (
     domain TEXT NOT NULL,
     published_at TEXT,                    -- ISO 8601, UTC; NULL when unknown
     source_path TEXT NOT NULL,
-    source_id TEXT NOT NULL               -- the record's own id (JSONL doc_id/id), else ''
+    source_id TEXT NOT NULL,              -- the record's own id (JSONL doc_id/id), else ''
+    scholarly TEXT                        -- ScholarlyMetadata as JSON (DOI, ISSN, journal, kind); NULL if none
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS documents_fts USING fts5(
     title, text, content='documents', content_rowid='id',
@@ -239,9 +246,11 @@ class LocalCorpus:
     def _setup(self) -> None:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
         tables = self._conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if tables and version != _SCHEMA_VERSION:
+        if tables and version != _SCHEMA_VERSION and version not in _UPGRADES:
             raise CorpusError(f"{self.path} is not an Icarus corpus (schema version {version})")
         with self._conn:
+            if tables and version in _UPGRADES:
+                self._conn.execute(_UPGRADES[version])
             self._conn.executescript(_SCHEMA)
             self._conn.execute(f"PRAGMA user_version = {_SCHEMA_VERSION}")
         self._images = ImageIndex(self._conn)
@@ -422,9 +431,10 @@ class LocalCorpus:
         if document.url.startswith(("http://", "https://")):
             host = _host(document.url)
             domain = registered_domain(host) if host else ""
+        scholarly = document.scholarly.model_dump_json() if document.scholarly is not None else None
         cursor = self._conn.execute(
             "INSERT OR IGNORE INTO documents (doc_id, kind, url, title, text, publisher, domain, "
-            "published_at, source_path, source_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "published_at, source_path, source_id, scholarly) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 document.sha256,
                 document.kind,
@@ -436,9 +446,15 @@ class LocalCorpus:
                 _iso(document.published_at),
                 document.source_path,
                 document.source_id,
+                scholarly,
             ),
         )
         if cursor.rowcount != 1:
+            if scholarly is not None:  # a document indexed before the corpus kept metadata
+                self._conn.execute(
+                    "UPDATE documents SET scholarly = ? WHERE doc_id = ? AND scholarly IS NULL",
+                    (scholarly, document.sha256),
+                )
             return False
         self._conn.execute(
             "INSERT INTO documents_fts (rowid, title, text) VALUES (?, ?, ?)",
@@ -475,7 +491,7 @@ class LocalCorpus:
             SELECT d.doc_id, d.url, d.title, d.text, d.publisher, d.domain, d.published_at,
                    CASE WHEN length(d.text) <= :snippet_max
                         THEN snippet(documents_fts, 1, '', '', '…', {_SNIPPET_TOKENS}) END,
-                   bm25(documents_fts, {_TITLE_WEIGHT}, 1.0) AS rank
+                   bm25(documents_fts, {_TITLE_WEIGHT}, 1.0) AS rank, d.scholarly
             FROM documents_fts JOIN documents AS d ON d.id = documents_fts.rowid
             WHERE documents_fts MATCH :expression
               AND (:since IS NULL OR d.published_at IS NULL OR d.published_at >= :since)
@@ -504,6 +520,7 @@ class LocalCorpus:
                 snippet=row[7] if row[7] is not None else window_snippet(row[3], words),
                 score=-float(row[8]),  # bm25() is lower-is-better
                 provider=LocalCorpusProvider.name,
+                scholarly=_scholarly(row[9]),
             )
             for row in rows
         ]
@@ -579,6 +596,15 @@ def _document(row: tuple[Any, ...]) -> CorpusDocument:
         source_path=row[8],
         source_id=row[9],
     )
+
+
+def _scholarly(stored: str | None) -> ScholarlyMetadata | None:
+    if not stored:
+        return None
+    try:
+        return ScholarlyMetadata.model_validate_json(stored)
+    except ValueError:  # written by another version of the model: the metadata is unknown, not wrong
+        return None
 
 
 def _host(url: str) -> str | None:

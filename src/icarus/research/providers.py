@@ -16,6 +16,7 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from icarus.fetching.scholarly import ScholarlyMetadata
 from icarus.research.queries import PlannedQuery
 
 __all__ = [
@@ -79,6 +80,9 @@ class SearchHit(BaseModel):
     provider: str = Field(description="Name of the provider that returned the hit.")
     review: ClaimReviewRecord | None = Field(
         default=None, description="The fact check, for hits from a ClaimReview search."
+    )
+    scholarly: ScholarlyMetadata | None = Field(
+        default=None, description="Scholarly metadata the provider read from the document (local corpus)."
     )
 
     @property

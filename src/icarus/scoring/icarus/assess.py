@@ -22,6 +22,7 @@ from icarus.ledger import (
     EvidenceItem,
     LookupName,
     LookupStatus,
+    PublicationType,
     RiskRating,
     SourceClass,
     SourceTier,
@@ -356,8 +357,9 @@ def _validity(
     corrected = item.flags.corrected or bool(updates & CORRECTION_UPDATES)
     if corrected or signals.correction_marker:
         b.multiply("H25", "V", v.corrected, "corrected")
-    if _is_preprint(item, signals, policy):
-        b.multiply("H17", "V", v.preprint, "preprint, not peer reviewed")
+    preprint = _preprint_reason(item, signals, policy)
+    if preprint is not None:
+        b.multiply("H17", "V", v.preprint, preprint)
     if item.flags.anonymous_sourcing or signals.anonymous_sourcing:
         b.multiply("H11", "V", v.anonymous_sourcing, "anonymous sourcing")
     if item.flags.conflict_of_interest or signals.conflict_of_interest:
@@ -401,16 +403,34 @@ def _c2pa_state(item: EvidenceItem, policy: PolicyConfig) -> C2paState:
     return state
 
 
-def _is_preprint(item: EvidenceItem, signals: markers.TextSignals, policy: PolicyConfig) -> bool:
+def _preprint_reason(item: EvidenceItem, signals: markers.TextSignals, policy: PolicyConfig) -> str | None:
+    """H17: why the item counts as not peer reviewed, or None. A preprint flag, class or host always counts.
+    Where the metadata part is live the item's own metadata is read before its wording: a journal article
+    (journal title, ISSN or that type) is not discounted for the word "preprint" on its page (an earlier
+    version, a link), a DOI alone settles nothing (preprints have DOIs), and a scholarly item with no DOI,
+    ISSN or journal is discounted."""
     if item.flags.preprint or item.source_class is SourceClass.PREPRINT_SERVER:
-        return True
+        return _PREPRINT
     if item.domain.lower().removeprefix("www.") in markers.PREPRINT_HOSTS:
-        return True
+        return _PREPRINT
+    metadata = policy.live("H17.metadata")
+    if metadata and item.publication_type in _UNREVIEWED_TYPES:
+        return _UNREVIEWED_TYPES[item.publication_type]
+    journal = item.publication_type is PublicationType.JOURNAL_ARTICLE or item.issn or item.container_title
+    if metadata and journal:
+        return None
     if signals.preprint_wording:
-        return True
-    if policy.live("H17.metadata") and item.source_class is SourceClass.SCHOLARLY:
-        return not (item.doi or item.issn or item.container_title)
-    return False
+        return _PREPRINT
+    if metadata and item.source_class is SourceClass.SCHOLARLY and not item.doi:
+        return _PREPRINT
+    return None
+
+
+_PREPRINT = "preprint, not peer reviewed"
+_UNREVIEWED_TYPES: dict[PublicationType | None, str] = {
+    PublicationType.PREPRINT: "a preprint by its metadata, not peer reviewed",
+    PublicationType.REPORT: "a report or working paper by its metadata, not peer reviewed",
+}
 
 
 def _statistical_flags(item: EvidenceItem, policy: PolicyConfig, b: _Builder) -> None:
