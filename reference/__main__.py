@@ -7,9 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-from reference import ledger_models
+from reference import evidenceverify, ledger_models, lvf
 
-FAMILIES = {"ledger-strict": ledger_models, "ledger-default": ledger_models}
+FAMILIES = {
+    "ledger-strict": ledger_models,
+    "ledger-default": ledger_models,
+    "lvf": lvf,
+    "evidenceverify": evidenceverify,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     check.add_argument("--model", help="NAME@VER; defaults to the model the file names")
     args = parser.parse_args(argv)
     data = json.loads(args.file.read_text(encoding="utf-8"))
-    ref = args.model or data.get("model") or data.get("trace", {}).get("model")
+    ref = args.model or _named_model(data)
     if not ref:
         parser.error("the file names no model: give --model NAME@VER")
     family = FAMILIES.get(ref.split("@")[0])
@@ -39,6 +44,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "score":
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return 0
+    if hasattr(family, "differing"):  # families whose records are not ledger-model traces
+        rows = family.differing(data, result)
+        for subject, fields in rows:
+            print(f"{subject}: " + (f"differs in {', '.join(fields)}" if fields else "agrees"))
+        agreeing = sum(not fields for _, fields in rows)
+        print(f"{agreeing} of {len(rows)} agree under {ref}")
+        return 0 if agreeing == len(rows) else 1
     published = data.get("trace", data).get("claims", [])
     differing = 0
     for claim, mine in zip(published, result["claims"], strict=True):
@@ -47,6 +59,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{claim['claim']}: " + (f"differs in {', '.join(fields)}" if fields else "agrees"))
     print(f"{len(published) - differing} of {len(published)} claims agree under {ref}")
     return 1 if differing else 0
+
+
+def _named_model(data: object) -> str | None:
+    """The model a record names: a result's ``model``, a trace's, or an LVF run's ``methodology``."""
+    first = data[0] if isinstance(data, list) and data else data
+    if not isinstance(first, dict):
+        return None
+    named = first.get("model") or first.get("trace", {}).get("model") or first.get("methodology")
+    return str(named) if named else None
 
 
 if __name__ == "__main__":

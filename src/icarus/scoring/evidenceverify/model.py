@@ -14,7 +14,9 @@ The ledger is read as an evidence store and one claim item per claim:
   independent search runs here (``independent_search`` is "not run").
 
 Result shape (JSON): ``model``, ``family``, ``config_hash``, ``code_hash``, ``ledger_id``, ``claims`` (one
-verification result per claim, as ``icarus evidence-verify --json`` prints it) and ``trace_hash``.
+verification result per claim, as ``icarus evidence-verify --json`` prints it), ``inputs`` (per claim, what
+its status rules read: the cited records with their independence keys and stance answers, the criticality
+answer; docs/spec/evidenceverify.md) and ``trace_hash``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from icarus.scoring.evidenceverify.models import (
     SourceType,
     load_evidenceverify_config,
 )
+from icarus.scoring.evidenceverify.trace import verification_inputs
 from icarus.scoring.evidenceverify.verify import SOCIAL_HOSTS, verify_claim
 from icarus.scoring.registry import ItemWeight, ModelRegistry, Verdict
 
@@ -169,18 +172,30 @@ class EvidenceVerifyModel:
         store, claims = ledger_as_store(ledger)
         judge = LedgerStanceJudge(ledger)
         criticality = OfflineCriticalityJudge()
-        results = [
-            verify_claim(
+        results, inputs = [], []
+        for claim in claims:
+            answer = criticality.criticality(claim, self.config)
+            result = verify_claim(
                 claim,
                 store,
                 self.config,
                 stance_judge=judge,
                 excerpt=whole_snippet,
-                criticality=criticality.criticality(claim, self.config),
+                criticality=answer,
                 search=None,
-            ).model_dump(mode="json")
-            for claim in claims
-        ]
+            )
+            results.append(result.model_dump(mode="json"))
+            inputs.append(
+                verification_inputs(
+                    claim,
+                    store,
+                    stance_judge=judge,
+                    excerpt=whole_snippet,
+                    criticality=answer,
+                    search=None,
+                    independent_search_requested=False,
+                )
+            )
         return {
             "model": self.ref,
             "family": FAMILY,
@@ -188,6 +203,7 @@ class EvidenceVerifyModel:
             "code_hash": CODE_HASH,
             "ledger_id": ledger.ledger_id,
             "claims": results,
+            "inputs": inputs,
             "trace_hash": "sha256:" + sha256_hex(canonical_json(results)),
         }
 

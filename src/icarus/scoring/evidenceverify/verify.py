@@ -59,6 +59,8 @@ __all__ = [
     "ExcerptPicker",
     "FoundSource",
     "SearchOutcome",
+    "hit_identity",
+    "merge_by_url",
     "search_needed",
     "source_key",
     "transition",
@@ -153,7 +155,7 @@ def source_key(record: EvidenceRecord) -> str:
     return "group:" + normalise_name(record.publisher_group or record.publisher)
 
 
-def _merge_by_url(records: Sequence[EvidenceRecord]) -> dict[str, str]:
+def merge_by_url(records: Sequence[EvidenceRecord]) -> dict[str, str]:
     """Evidence id -> independence key, where items sharing a canonical URL share one key."""
     keys = {r.evidence_id: source_key(r) for r in records}
     by_url: dict[str, str] = {}
@@ -194,14 +196,8 @@ def _stance(
     return verdict.stance
 
 
-def _hit_reading(
-    hit: FoundSource,
-    index: int,
-    claim: ClaimItem,
-    judge: Judge,
-    excerpt: ExcerptPicker,
-    config: EvidenceVerifyConfig,
-) -> _Reading:
+def hit_identity(hit: FoundSource) -> tuple[str, str, str, str]:
+    """A search hit's name, registered host, independence key and the text its stance is judged on."""
     host = registered_domain(hit.domain or "") if hit.domain else ""
     name = hit.publisher or host or hit.url
     text = hit.quotable_snippet or hit.text[:2000]
@@ -211,6 +207,18 @@ def _hit_reading(
         if match
         else "group:" + normalise_name(name)
     )
+    return name, host, key, text
+
+
+def _hit_reading(
+    hit: FoundSource,
+    index: int,
+    claim: ClaimItem,
+    judge: Judge,
+    excerpt: ExcerptPicker,
+    config: EvidenceVerifyConfig,
+) -> _Reading:
+    name, host, key, text = hit_identity(hit)
     return _Reading(
         label=f"search: {name}",
         key=key,
@@ -264,7 +272,7 @@ def verify_claim(
         notes.append("expired fact-track evidence not counted: " + ", ".join(expired))
 
     # Steps 2 and 4: independence keys and each source's reading.
-    keys = _merge_by_url(resolved)
+    keys = merge_by_url(resolved)
     readings: list[_Reading] = []
     social_records: list[tuple[EvidenceRecord, Stance]] = []
     stances = judge_all(  # several at once where the judge gains from it (an LLM endpoint does)

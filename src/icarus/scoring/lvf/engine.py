@@ -31,6 +31,7 @@ from icarus.scoring.lvf.challenge_evidence import FedChallenge, with_challenge_e
 from icarus.scoring.lvf.config import Component, FormulaName, LvfConfig
 from icarus.scoring.lvf.facts import ClaimFacts, claim_facts, ledger_graph
 from icarus.scoring.lvf.formula import (
+    SCORE_STEP,
     band_for,
     combine,
     display_score,
@@ -41,6 +42,7 @@ from icarus.scoring.lvf.formula import (
     reconcile,
     reliability_component,
 )
+from icarus.scoring.lvf.inputs import RunInputs, run_inputs
 from icarus.scoring.lvf.record import (
     AssessorRecord,
     ChallengeUse,
@@ -53,7 +55,15 @@ from icarus.scoring.lvf.record import (
 )
 from icarus.scoring.lvf.stance_assessor import STANCE_ASSESSOR, StanceAssessor
 
-__all__ = ["LVF_CODE_HASH", "OFFLINE_ASSESSORS", "assessors_for", "claim_checkworthiness", "run_lvf"]
+__all__ = [
+    "LVF_CODE_HASH",
+    "NLI_NOT_RUN_NOTE",
+    "OFFLINE_ASSESSORS",
+    "assessors_for",
+    "claim_checkworthiness",
+    "run_lvf",
+    "scored_fields",
+]
 
 LVF_CODE_HASH = code_hash(Path(__file__).parent)
 
@@ -70,6 +80,7 @@ FEW_SOURCES = (
 NLI_NOT_RUN = "No stance judgment was available: the fallback weights apply and NLI is reported as not run."
 SEARCH_NOT_RUN = "External search did not run for this ledger; that is not evidence against the claim."
 TIME_SENSITIVE = "The claim is time-sensitive and can go stale; it needs another run later."
+NLI_NOT_RUN_NOTE = "no stance judgment available: fallback weights"
 CHALLENGE_EVIDENCE = (
     "Some evidence came from accepted challenges: a person reviewed it, but Icarus holds only the quoted "
     "excerpt, not a snapshot of the source."
@@ -185,14 +196,11 @@ def run_lvf(
     return tuple(runs)
 
 
-def _scored_run(
-    base: dict[str, Any],
-    worth: Decimal,
-    features: tuple[str, ...],
-    facts: ClaimFacts,
-    results: list[AssessorResult],
-    config: LvfConfig,
-) -> LvfRun:
+def scored_fields(
+    worth: Decimal, results: Sequence[AssessorResult], inputs: RunInputs, config: LvfConfig
+) -> dict[str, Any]:
+    """The arithmetic of a claim past the gate (docs/spec/lvf.md, steps 2-7): from the assessors' answers
+    and the recorded inputs to status, criteria, components, score, label, band and holds."""
     ok = {r.assessor: r.scores for r in results if r.status is AssessorStatus.OK}
     reconciled = reconcile(ok, config)
     holds = []
@@ -215,14 +223,14 @@ def _scored_run(
             )
         )
 
-    nli = nli_component(facts)
+    nli = nli_component(inputs)
     formula_name = FormulaName.WITH_NLI if nli is not None else FormulaName.WITHOUT_NLI
     formula = config.formulas.get(formula_name)
     values: dict[Component, Decimal | None] = {
         Component.LVF: lvf_component(reconciled, config),
         Component.NLI: nli,
-        Component.RELIABILITY: reliability_component(facts),
-        Component.CHECKWORTHINESS: (worth * 100).quantize(Decimal("0.01")),
+        Component.RELIABILITY: reliability_component(inputs),
+        Component.CHECKWORTHINESS: (worth * 100).quantize(SCORE_STEP),
     }
     score = combine(values, formula)
     shown = display_score(score)
@@ -232,25 +240,58 @@ def _scored_run(
             status="not run" if values[component] is None else "ran",
             value=values[component],
             weight=formula.weight(component),
-            note="no stance judgment available: fallback weights" if values[component] is None else "",
+            note=NLI_NOT_RUN_NOTE if values[component] is None else "",
         )
         for component in Component
     )
+    return {
+        "status": RunStatus.HELD if holds else RunStatus.SCORED,
+        "formula": formula_name,
+        "criteria": tuple(
+            CriterionRecord(
+                criterion=r.criterion,
+                weight=config.criteria[r.criterion],
+                scores=r.scores,
+                median=r.median,
+                spread=r.spread,
+            )
+            for r in reconciled
+        ),
+        "components": components,
+        "score": score,
+        "display_score": shown,
+        "label": label_for(shown, config),
+        "band": band_for(shown, config),
+        "holds": tuple(holds),
+        "inputs": inputs,
+    }
+
+
+def _scored_run(
+    base: dict[str, Any],
+    worth: Decimal,
+    features: tuple[str, ...],
+    facts: ClaimFacts,
+    results: list[AssessorResult],
+    config: LvfConfig,
+) -> LvfRun:
+    inputs = run_inputs(facts)
+    fields = scored_fields(worth, results, inputs, config)
+    nli_ran = inputs.stance_judge_ran
     limitations = list(ALWAYS)
     # Independent origins (provenance clusters), not items: ten pickups of one wire story are one record.
     if len(facts.origins) < 2:
         limitations.append(FEW_SOURCES)
-    if nli is None:
+    if not nli_ran:
         limitations.append(NLI_NOT_RUN)
     limitations.append(SEARCH_NOT_RUN)
     if facts.claim.temporal_scope is not TemporalScope.HISTORICAL:
         limitations.append(TIME_SENSITIVE)
     return LvfRun(
         **base,
-        status=RunStatus.HELD if holds else RunStatus.SCORED,
+        **fields,
         checkworthiness=worth,
         checkworthiness_features=features,
-        formula=formula_name,
         assessors=tuple(
             AssessorRecord(
                 assessor=r.assessor,
@@ -265,22 +306,6 @@ def _scored_run(
             )
             for r in results
         ),
-        criteria=tuple(
-            CriterionRecord(
-                criterion=r.criterion,
-                weight=config.criteria[r.criterion],
-                scores=r.scores,
-                median=r.median,
-                spread=r.spread,
-            )
-            for r in reconciled
-        ),
-        components=components,
-        score=score,
-        display_score=shown,
-        label=label_for(shown, config),
-        band=band_for(shown, config),
-        holds=tuple(holds),
         counts=RunCounts(
             judged_items=len(facts.judged),
             counted_items=len(facts.counted),

@@ -21,9 +21,10 @@ from enum import StrEnum
 from statistics import median
 
 from icarus.scoring.lvf.config import Component, Criterion, Formula, LvfConfig
-from icarus.scoring.lvf.facts import ClaimFacts
+from icarus.scoring.lvf.inputs import RunInputs
 
 __all__ = [
+    "SCORE_STEP",
     "Band",
     "LvfLabel",
     "Reconciled",
@@ -38,7 +39,7 @@ __all__ = [
     "reliability_component",
 ]
 
-_HUNDREDTH = Decimal("0.01")
+SCORE_STEP = Decimal("0.01")  # components and the score are kept to two places
 _HUNDRED = Decimal(100)
 
 
@@ -92,29 +93,25 @@ def reconcile(
 
 def lvf_component(reconciled: Sequence[Reconciled], config: LvfConfig) -> Decimal:
     total = sum((config.criteria[r.criterion] * r.median for r in reconciled), Decimal(0))
-    return (total * 10).quantize(_HUNDREDTH, rounding=ROUND_HALF_EVEN)
+    return (total * 10).quantize(SCORE_STEP, rounding=ROUND_HALF_EVEN)
 
 
-def nli_component(facts: ClaimFacts) -> Decimal | None:
+def nli_component(inputs: RunInputs) -> Decimal | None:
     """None when no stance judge answered: the component did not run and the fallback formula applies."""
-    if not facts.stance_judge_ran:
+    if not inputs.stance_judge_ran:
         return None
-    support = sum((o.representative.confidence for o in facts.supporting), Decimal(0))
-    refute = sum((o.representative.confidence for o in facts.refuting), Decimal(0))
+    support = sum((o.confidence for o in inputs.origins if o.stance == "support"), Decimal(0))
+    refute = sum((o.confidence for o in inputs.origins if o.stance == "refute"), Decimal(0))
     if support + refute == 0:
         return Decimal("0.00")
-    return (_HUNDRED * support / (support + refute)).quantize(_HUNDREDTH, rounding=ROUND_HALF_EVEN)
+    return (_HUNDRED * support / (support + refute)).quantize(SCORE_STEP, rounding=ROUND_HALF_EVEN)
 
 
-def reliability_component(facts: ClaimFacts) -> Decimal:
-    if not facts.origins:
+def reliability_component(inputs: RunInputs) -> Decimal:
+    if not inputs.origins:
         return Decimal("0.00")
-    scores = []
-    for origin in facts.origins:
-        item = facts.items.get(origin.origin_id or "") or origin.representative.item
-        scores.append(item.reputation.score)
-    mean = sum(scores, Decimal(0)) / len(scores)
-    return (_HUNDRED * mean).quantize(_HUNDREDTH, rounding=ROUND_HALF_EVEN)
+    mean = sum((o.reputation for o in inputs.origins), Decimal(0)) / len(inputs.origins)
+    return (_HUNDRED * mean).quantize(SCORE_STEP, rounding=ROUND_HALF_EVEN)
 
 
 def combine(components: Mapping[Component, Decimal | None], formula: Formula) -> Decimal:
@@ -126,7 +123,7 @@ def combine(components: Mapping[Component, Decimal | None], formula: Formula) ->
             raise ValueError(f"component {component.value} has weight {weight} but no value")
         if value is not None:
             total += weight * value
-    return total.quantize(_HUNDREDTH, rounding=ROUND_HALF_EVEN)
+    return total.quantize(SCORE_STEP, rounding=ROUND_HALF_EVEN)
 
 
 def display_score(score: Decimal) -> int:

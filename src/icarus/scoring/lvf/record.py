@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from icarus.scoring.canonical import canonical_json, format_decimal, sha256_hex
 from icarus.scoring.lvf.config import Component, Criterion, FormulaName
 from icarus.scoring.lvf.formula import Band, LvfLabel
+from icarus.scoring.lvf.inputs import RunInputs
 
 __all__ = [
     "RUN_FORMAT",
@@ -142,11 +143,18 @@ class LvfRun(_Record):
     challenges: tuple[ChallengeUse, ...] = Field(
         default=(), description="Accepted challenges whose evidence this run read; absent when none."
     )
+    inputs: RunInputs | None = Field(
+        default=None,
+        description="What the NLI and reliability components read (per independent origin: stance, "
+        "confidence, reputation); absent on a skipped run and on runs stored before it was recorded.",
+    )
 
     def canonical_json(self) -> str:
         document = self.model_dump(mode="python")
         if not self.challenges:
             del document["challenges"]  # runs without challenges keep their earlier bytes and hash
+        if self.inputs is None:
+            del document["inputs"]
         return canonical_json(document)
 
     @property
