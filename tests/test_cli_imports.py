@@ -96,6 +96,8 @@ def test_checking_a_sentence_loads_no_migration_tool_or_page_extractor(
         "trafilatura",
         "htmldate",
         "warcio",
+        "extruct",
+        "rdflib",
         "igraph",
         "tldextract",
         "wordllama",
