@@ -14,13 +14,13 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# The main job on the embedded default (local corpus, offline judge, SQLite): index the sample corpus,
-# check the sample post, print the report. Sample state lives in .icarus-sample/, rebuilt on every run.
+# The main job on the embedded default (local corpus, offline judge, SQLite, no network look-ups): index the
+# sample corpus, check the sample post, print the report. Sample state lives in .icarus-sample/, rebuilt on every run.
 SAMPLE := ICARUS_DATA_DIR=.icarus-sample
 run: $(STAMP)
 	rm -rf .icarus-sample
 	$(SAMPLE) $(BIN)/icarus corpus add examples/sample-corpus/*.html
-	$(SAMPLE) $(BIN)/icarus check --post examples/sample-post.json --reputation examples/sample-corpus/reputation.json
+	$(SAMPLE) $(BIN)/icarus check --offline --post examples/sample-post.json --reputation examples/sample-corpus/reputation.json
 	@for ledger in examples/ledgers/*.json; do echo "== $$ledger"; $(BIN)/icarus score $$ledger; done
 
 # The service on the embedded default: API and pages on http://127.0.0.1:8000, a worker beside it.

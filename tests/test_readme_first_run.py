@@ -32,8 +32,9 @@ def _make_run_corpus_step() -> list[str]:
 
 
 def _icarus(args: list[str], data_dir: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ICARUS_")}  # offline defaults only
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ICARUS_")}  # the defaults only
     env["ICARUS_DATA_DIR"] = str(data_dir)
+    env["ICARUS_OFFLINE"] = "1"  # but no look-up reaches the internet (tests/conftest.py)
     return subprocess.run([ICARUS, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 

@@ -55,9 +55,9 @@ class Settings(BaseSettings):
         default=2, description="Retries with exponential backoff on transient failures."
     )
     archive_url: str | None = Field(
-        default=None,
-        description="Wayback-style archive (e.g. https://web.archive.org) whose copy stands in for a page that "
-        "cannot be fetched, labelled archived (H24); unset means no archive.",
+        default="https://web.archive.org",
+        description="Wayback-style archive whose copy stands in for a page that cannot be fetched, labelled "
+        "archived (H24); empty means no archive. Not asked when ICARUS_OFFLINE is set.",
     )
     fetch_cited_links: bool = Field(
         default=True,
@@ -74,11 +74,25 @@ class Settings(BaseSettings):
         default=5, description="Claims checked per subject; the rest are not assessed (budget)."
     )
 
+    offline: bool = Field(
+        default=False,
+        description="Run no look-up that needs the network: RDAP (H10), Crossref (H16), the drift re-fetch and "
+        "the archive (H24) are each reported as not run, with this as the reason. `icarus check --offline` "
+        "sets it for one check. Look-ups on this machine (C2PA, a Retraction Watch file) still run.",
+    )
+    lookup_timeout_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="Per-request timeout of the RDAP and Crossref look-ups, in seconds. A service that cannot "
+        "be reached, or does not answer in time, is reported as not run and not asked again for a minute.",
+    )
     rdap_url: str | None = Field(
-        default=None, description="RDAP service for domain registration dates (H10), e.g. https://rdap.org."
+        default="https://rdap.org",
+        description="RDAP service for domain registration dates (H10); empty turns the look-up off.",
     )
     crossref_url: str | None = Field(
-        default=None, description="Crossref API for retraction and correction notices (H16)."
+        default="https://api.crossref.org",
+        description="Crossref API for retraction and correction notices (H16); empty turns the look-up off.",
     )
     crossref_mailto: str | None = Field(
         default=None, description="Contact address sent to Crossref's polite pool."
@@ -91,7 +105,7 @@ class Settings(BaseSettings):
         description="Validate content credentials of media snapshots (H22); local, needs no network.",
     )
     drift_check: bool = Field(
-        default=False,
+        default=True,
         description="Fetch each evidence page again to detect soft 404s and drift (H24); needs the network.",
     )
     c2pa_trust_anchors: Path | None = Field(
@@ -298,6 +312,11 @@ class Settings(BaseSettings):
     @property
     def resolved_review_queue_path(self) -> Path:
         return self.review_queue_path or self.data_dir / "review-queue.jsonl"
+
+    @property
+    def resolved_archive_url(self) -> str | None:
+        """The archive a check asks for a page it cannot fetch: none when unset, empty or offline."""
+        return None if self.offline else (self.archive_url or None)
 
 
 def render_settings_reference() -> str:

@@ -169,17 +169,18 @@ def test_H24_a_vanished_excerpt_excludes_the_item_under_1_1(server: FakeServer, 
 
 
 def test_settings_switch_the_drift_lookup(tmp_path: Path) -> None:
-    assert (
-        registry_from_settings(Settings(data_dir=tmp_path)).adapter(LookupName.ARCHIVE).provider == "offline"
-    )
-    on = registry_from_settings(Settings(data_dir=tmp_path, drift_check=True))
+    off = registry_from_settings(Settings(data_dir=tmp_path, offline=False, drift_check=False))
+    assert off.adapter(LookupName.ARCHIVE).provider == "offline"
+    offline = registry_from_settings(Settings(data_dir=tmp_path, offline=True, drift_check=True))
+    assert offline.adapter(LookupName.ARCHIVE).provider == "offline"
+    on = registry_from_settings(Settings(data_dir=tmp_path, offline=False))  # on by default
     assert isinstance(on.adapter(LookupName.ARCHIVE), DriftLookup)
 
 
 def test_a_check_shares_its_fetcher_and_policy_with_the_drift_lookup(tmp_path: Path) -> None:
     from icarus.pipeline.services import build_services
 
-    settings = Settings(data_dir=tmp_path, drift_check=True, fetch_cited_links=True)
+    settings = Settings(data_dir=tmp_path, offline=False, drift_check=True, fetch_cited_links=True)
     services = build_services(settings, policy_ref="icarus@1.0", record=False)
     drift = services.lookups.adapter(LookupName.ARCHIVE)
     assert isinstance(drift, DriftLookup)

@@ -73,13 +73,13 @@ def test_record_without_registration_event_is_ok_without_date(server: FakeServer
     assert result.status is LookupStatus.OK and result.domain_created_at is None
 
 
-def test_network_failure_is_an_error_not_a_raise() -> None:
+def test_a_service_that_refuses_connections_is_not_run_not_a_raise() -> None:
     dead = FakeServer()  # bound but never served, then closed: the port refuses connections
     url = dead.url("")
     dead.httpd.server_close()
     result = RdapLookup(url, timeout_s=1.0).lookup(item("a", domain="example.com"))
-    assert result.status is LookupStatus.ERROR
-    assert "failed" in result.detail
+    assert result.status is LookupStatus.NOT_RUN
+    assert "could not be reached: ConnectError" in result.detail
 
 
 def test_an_oversized_reply_is_an_error_not_read_whole(server: FakeServer, rdap: RdapLookup) -> None:

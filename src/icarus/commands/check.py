@@ -28,6 +28,14 @@ def check(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
     as_md: Annotated[bool, typer.Option("--md", help="Print the result as Markdown.")] = False,
     as_html: Annotated[bool, typer.Option("--html", help="Print the result as an HTML page.")] = False,
+    offline: Annotated[
+        bool,
+        typer.Option(
+            "--offline",
+            help="Run no network look-up (RDAP, Crossref, drift re-fetch, archive); each is reported as "
+            "not run. The same as ICARUS_OFFLINE=1 for this check.",
+        ),
+    ] = False,
 ) -> None:
     """Check a text, a URL or a tagged X post end to end on the configured providers."""
     if sum((as_json, as_md, as_html)) > 1:
@@ -42,6 +50,8 @@ def check(
         from icarus.settings import Settings
 
         settings = Settings()
+        if offline:
+            settings = settings.model_copy(update={"offline": True})
         judge = JudgeInBackground(settings)  # built while the rest of the pipeline is imported
 
         from icarus.pipeline.cli import run_check_command

@@ -16,8 +16,17 @@ policy_app = typer.Typer(no_args_is_help=True, help="Published scoring policies.
 @policy_app.command("show")
 def policy_show(
     ref: Annotated[str, typer.Argument(help="Model name@version, e.g. icarus@1.0 or ledger-default@0.1.0.")],
+    shipped: Annotated[
+        bool,
+        typer.Option(
+            "--shipped",
+            help="Say what is live on a deployment with the shipped settings (as docs/methodology does), "
+            "not on this one.",
+        ),
+    ] = False,
 ) -> None:
-    """Print a model's methodology page as Markdown, rendered from its config (any registered model)."""
+    """Print a model's methodology page as Markdown, rendered from its config (any registered model). An
+    Icarus policy's page says which of its rule parts act on this deployment, from its settings."""
     if not ref.startswith("icarus@"):
         from icarus.commands.models import methodology_for
 
@@ -27,9 +36,11 @@ def policy_show(
         config = load_policy(ref)
     except UnknownPolicyError as exc:
         fail(str(exc))
+    from icarus.reports.methodology import deployment_facts, shipped_settings
     from icarus.reputation.methodology import published_methodology
 
-    sys.stdout.write(published_methodology(config))
+    deployment = deployment_facts(shipped_settings() if shipped else None)
+    sys.stdout.write(published_methodology(config, deployment=deployment))
 
 
 @policy_app.command("list")

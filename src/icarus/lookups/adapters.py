@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from icarus.fetching import ArchiveSource, SafeFetcher, SnapshotStore, WaybackArchive
 from icarus.ledger import EvidenceItem, Ledger, LookupName, LookupResult, LookupStatus
+from icarus.lookups.plan import lookup_plans
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.settings import Settings
 
@@ -38,24 +40,33 @@ class OfflineLookup:
 
     name: LookupName
     provider: str = "offline"
+    detail: str = "no look-up provider configured"
+    """Why it does not run, as the item's result says (``plan.LookupPlan.detail``)."""
 
     def lookup(self, item: EvidenceItem) -> LookupResult:
         return LookupResult(
-            name=self.name,
-            status=LookupStatus.NOT_RUN,
-            provider=self.provider,
-            detail="no look-up provider configured",
+            name=self.name, status=LookupStatus.NOT_RUN, provider=self.provider, detail=self.detail[:300]
         )
 
 
 @dataclass
 class LookupRegistry:
-    """Adapters by look-up name. Unknown names fall back to the offline default."""
+    """Adapters by look-up name. Unknown names fall back to the offline default.
+
+    ``factories`` build an adapter when it is first asked for, so a check that looks nothing up never
+    imports a look-up's module or its HTTP client (start-up stays fast with every look-up on).
+    """
 
     adapters: dict[LookupName, LookupAdapter] = field(default_factory=dict)
+    factories: dict[LookupName, Callable[[], LookupAdapter]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def adapter(self, name: LookupName) -> LookupAdapter:
-        return self.adapters.get(name) or OfflineLookup(name)
+        with self._lock:
+            found = self.adapters.get(name)
+            if found is None and name in self.factories:
+                found = self.adapters[name] = self.factories.pop(name)()
+        return found or OfflineLookup(name)
 
 
 def offline_registry() -> LookupRegistry:
@@ -70,19 +81,24 @@ def registry_from_settings(
     archive: ArchiveSource | None = None,
     policy: PolicyConfig | None = None,
 ) -> LookupRegistry:
-    """The look-ups the settings configure; everything else stays offline ("not run").
+    """The look-ups the settings turn on (``plan.lookup_plans``); each other one answers "not run" with
+    the plan's reason (offline, or turned off by its setting).
 
     A check passes its own snapshot store (the C2PA look-up reads media from it), fetcher and archive (so
     the drift look-up shares their per-host limits) and policy; each defaults to what the settings name.
     """
-    # Each look-up's module (and the HTTP client it brings) is imported only where the settings turn it on.
     store = snapshots if snapshots is not None else SnapshotStore(settings.data_dir / "snapshots")
-    adapters: dict[LookupName, LookupAdapter] = {}
-    if settings.rdap_url:
+    plans = lookup_plans(settings)
+    factories: dict[LookupName, Callable[[], LookupAdapter]] = {}
+
+    # Each look-up's module (and the HTTP client it brings) is imported when the adapter is first asked for.
+    def rdap() -> LookupAdapter:
         from icarus.lookups.rdap import RdapLookup
 
-        adapters[LookupName.RDAP] = RdapLookup(settings.rdap_url)
-    if settings.crossref_url or settings.retraction_watch_csv:
+        assert settings.rdap_url
+        return RdapLookup(settings.rdap_url, timeout_s=settings.lookup_timeout_s)
+
+    def scholarly() -> LookupAdapter:
         from icarus.lookups.scholarly import (
             CrossrefUpdatesLookup,
             RetractionWatchLookup,
@@ -90,28 +106,46 @@ def registry_from_settings(
         )
 
         crossref = (
-            CrossrefUpdatesLookup(settings.crossref_url, settings.crossref_mailto)
-            if settings.crossref_url
+            CrossrefUpdatesLookup(
+                settings.crossref_url, settings.crossref_mailto, timeout_s=settings.lookup_timeout_s
+            )
+            if settings.crossref_url and not settings.offline
             else None
         )
         retraction_watch = (
             RetractionWatchLookup(settings.retraction_watch_csv) if settings.retraction_watch_csv else None
         )
-        adapters[LookupName.SCHOLARLY_UPDATES] = ScholarlyUpdatesLookup(crossref, retraction_watch)
-    if settings.c2pa_validation:
+        return ScholarlyUpdatesLookup(crossref, retraction_watch)
+
+    def c2pa() -> LookupAdapter:
         from icarus.lookups.c2pa import C2paLookup
 
-        adapters[LookupName.C2PA] = C2paLookup.from_files(store, settings.c2pa_trust_anchors)
-    if settings.drift_check:
+        return C2paLookup.from_files(store, settings.c2pa_trust_anchors)
+
+    def drift() -> LookupAdapter:
         from icarus.lookups.drift import DriftLookup
         from icarus.scoring.icarus.config import load_policy
 
-        fetcher = fetcher if fetcher is not None else SafeFetcher()
-        if archive is None and settings.archive_url:
-            archive = WaybackArchive(settings.archive_url, fetcher)
+        drift_fetcher = fetcher if fetcher is not None else SafeFetcher()
+        drift_archive = archive
+        if drift_archive is None and settings.resolved_archive_url:
+            drift_archive = WaybackArchive(settings.resolved_archive_url, drift_fetcher)
         min_chars = (policy or load_policy(settings.policy)).media.soft_404_min_chars
-        adapters[LookupName.ARCHIVE] = DriftLookup(fetcher, store, min_chars=min_chars, archive=archive)
-    return LookupRegistry(adapters)
+        return DriftLookup(drift_fetcher, store, min_chars=min_chars, archive=drift_archive)
+
+    builders = {
+        LookupName.RDAP: rdap,
+        LookupName.SCHOLARLY_UPDATES: scholarly,
+        LookupName.C2PA: c2pa,
+        LookupName.ARCHIVE: drift,
+    }
+    adapters: dict[LookupName, LookupAdapter] = {}
+    for name, plan in plans.items():
+        if plan.runs:
+            factories[name] = builders[name]
+        else:
+            adapters[name] = OfflineLookup(name, detail=f"not run: {plan.detail}")
+    return LookupRegistry(adapters, factories)
 
 
 def enrich(ledger: Ledger, registry: LookupRegistry, policy: PolicyConfig) -> Ledger:

@@ -11,8 +11,9 @@ Observations, for the policy to act on (icarus@1.1):
 - ``content_changed``: the extracted text differs from the text on file (whitespace aside);
 - ``excerpt_still_present``: the item's exact excerpt can still be found in the new text; false excludes it.
 
-A page that is gone (HTTP 404 or 410) has changed and no longer shows the excerpt. Network failures are
-``error`` results, which the rules ignore. The new capture is stored as a snapshot of its own and named in the
+A page that is gone (HTTP 404 or 410) has changed and no longer shows the excerpt. A page whose host cannot
+be resolved, connected to or heard from in time is "not run"; other failures are ``error`` results. The
+rules ignore both. A page under a name reserved for examples and tests is not fetched. The new capture is stored as a snapshot of its own and named in the
 detail: the original snapshot is never replaced. The adapter never raises.
 """
 
@@ -25,15 +26,19 @@ from urllib.parse import urlsplit
 from icarus.fetching import (
     ArchiveSource,
     BadStatus,
+    ConnectFailed,
     ExtractionError,
     FetchError,
     FetchResult,
+    FetchTimeout,
+    ResolutionFailed,
     SafeFetcher,
     SnapshotError,
     SnapshotStore,
     extract_page,
 )
 from icarus.ledger import EvidenceItem, LookupName, LookupResult, LookupStatus
+from icarus.lookups.reachability import reserved_name
 from icarus.scoring.icarus.markers import NOT_FOUND_TITLE
 
 PROVIDER = "drift@1"
@@ -82,6 +87,9 @@ class DriftLookup:
         )
 
     def lookup(self, item: EvidenceItem) -> LookupResult:
+        host = urlsplit(item.url).hostname or ""
+        if reserved_name(host):
+            return self._result(LookupStatus.NOT_RUN, f"{host} is a reserved name: no page is served there")
         try:
             fetched, source = self._fetch(item.url)
         except BadStatus as exc:
@@ -95,6 +103,8 @@ class DriftLookup:
                     excerpt_still_present=False,
                 )
             return self._result(LookupStatus.ERROR, f"HTTP {exc.status}: {exc}")
+        except (ResolutionFailed, ConnectFailed, FetchTimeout) as exc:
+            return self._result(LookupStatus.NOT_RUN, f"page not reached: {type(exc).__name__}: {exc}")
         except FetchError as exc:
             return self._result(LookupStatus.ERROR, f"{type(exc).__name__}: {exc}")
         if fetched is None:

@@ -4,23 +4,29 @@
 ``{"eventAction": "registration", "eventDate": "<RFC 3339>"}``. The default base, rdap.org, redirects to
 the registry that is authoritative for the TLD, so redirects are followed.
 
-The adapter never raises: a 404 is an honest "ok, no record"; network failures, 5xx and malformed replies
-are ``error`` results whose observations the rules ignore.
+The adapter never raises: a 404 is an honest "ok, no record"; a service that cannot be reached or does not
+answer in time is "not run" (and not asked again for a while: ``reachability``); 5xx and malformed replies
+are ``error`` results whose observations the rules ignore. Domains under the names reserved for examples
+and tests (RFC 2606, RFC 6761) are registered nowhere, so they are not looked up. Answers are kept per
+registered domain for the adapter's life: a registration date does not change.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from icarus.ledger import EvidenceItem, LookupName, LookupResult, LookupStatus
+from icarus.lookups.reachability import Reachability, reserved_name
 from icarus.provenance.canonical import registered_domain
 from icarus.remote import parse_json, read_capped
 
+if TYPE_CHECKING:
+    import httpx
+
 PROVIDER = "rdap@1"
 DEFAULT_TIMEOUT_S = 10.0
+MAX_KEPT = 4096  # registered domains whose answers are kept
 
 
 def _parse_rdap_date(value: object) -> datetime | None:
@@ -61,11 +67,24 @@ class RdapLookup:
         user_agent: str = "Icarus-lookup/1",
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        self._client = client or httpx.Client(
-            timeout=httpx.Timeout(timeout_s),
-            follow_redirects=True,
-            headers={"Accept": "application/rdap+json, application/json", "User-Agent": user_agent},
-        )
+        self._reach = Reachability(f"RDAP at {self.base_url}")
+        self._kept: dict[str, LookupResult] = {}
+        self._client = client
+        self._timeout_s = timeout_s
+        self._user_agent = user_agent
+
+    def _http(self) -> httpx.Client:
+        """The HTTP client, made (and httpx imported) for the first request: a check whose evidence needs no
+        request, such as one on the sample corpus, never loads it."""
+        if self._client is None:
+            import httpx
+
+            self._client = httpx.Client(
+                timeout=httpx.Timeout(self._timeout_s),
+                follow_redirects=True,
+                headers={"Accept": "application/rdap+json, application/json", "User-Agent": self._user_agent},
+            )
+        return self._client
 
     @property
     def name(self) -> LookupName:
@@ -76,7 +95,8 @@ class RdapLookup:
         return PROVIDER
 
     def close(self) -> None:
-        self._client.close()
+        if self._client is not None:
+            self._client.close()
 
     def _result(self, status: LookupStatus, detail: str, created: datetime | None = None) -> LookupResult:
         return LookupResult(
@@ -99,16 +119,34 @@ class RdapLookup:
         if not host:
             return self._result(LookupStatus.NOT_RUN, "no domain on the item")
         domain = registered_domain(host)
+        if reserved_name(domain):
+            return self._result(LookupStatus.NOT_RUN, f"{domain} is a reserved name, registered nowhere")
+        kept = self._kept.get(domain)
+        if kept is not None:
+            return kept
+        down = self._reach.down()
+        if down is not None:
+            return self._result(LookupStatus.NOT_RUN, down)
+        result = self._ask(domain)
+        if result.status is LookupStatus.OK and len(self._kept) < MAX_KEPT:
+            self._kept[domain] = result
+        return result
+
+    def _ask(self, domain: str) -> LookupResult:
+        import httpx
+
         url = f"{self.base_url}/domain/{domain}"
         try:
             # Streamed and capped: an endless answer is an error, not a worker out of memory.
-            with self._client.stream("GET", url) as response:
+            with self._http().stream("GET", url) as response:
                 if response.status_code == 404:
                     return self._result(LookupStatus.OK, f"no RDAP record for {domain}")
                 if response.status_code != 200:
                     detail = f"rdap answered HTTP {response.status_code} for {domain}"
                     return self._result(LookupStatus.ERROR, detail)
                 body = read_capped(response)
+        except (httpx.TimeoutException, httpx.NetworkError) as exc:
+            return self._result(LookupStatus.NOT_RUN, self._reach.failed(exc))
         except httpx.HTTPError as exc:
             return self._result(LookupStatus.ERROR, f"rdap request for {domain} failed: {type(exc).__name__}")
         try:

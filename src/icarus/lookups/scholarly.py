@@ -22,14 +22,16 @@ import csv
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
-
-import httpx
 
 from icarus.ledger import EvidenceItem, LookupName, LookupResult, LookupStatus, ScholarlyUpdate, UpdateType
 from icarus.ledger.identifiers import normalize_doi
+from icarus.lookups.reachability import Reachability
 from icarus.remote import parse_json, read_capped
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = [
     "CrossrefUpdatesLookup",
@@ -124,17 +126,28 @@ class CrossrefUpdatesLookup:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.mailto = mailto
-        agent = "Icarus-lookup/1" + (f" (mailto:{mailto})" if mailto else "")
-        self._client = client or httpx.Client(
-            timeout=httpx.Timeout(timeout_s), follow_redirects=True, headers={"User-Agent": agent}
-        )
+        self._reach = Reachability(f"Crossref at {self.base_url}")
+        self._client = client
+        self._timeout_s = timeout_s
+
+    def _http(self) -> httpx.Client:
+        """The HTTP client, made (and httpx imported) for the first request: an item without a DOI needs none."""
+        if self._client is None:
+            import httpx
+
+            agent = "Icarus-lookup/1" + (f" (mailto:{self.mailto})" if self.mailto else "")
+            self._client = httpx.Client(
+                timeout=httpx.Timeout(self._timeout_s), follow_redirects=True, headers={"User-Agent": agent}
+            )
+        return self._client
 
     @property
     def name(self) -> LookupName:
         return LookupName.SCHOLARLY_UPDATES
 
     def close(self) -> None:
-        self._client.close()
+        if self._client is not None:
+            self._client.close()
 
     def lookup(self, item: EvidenceItem) -> LookupResult:
         try:
@@ -148,7 +161,7 @@ class CrossrefUpdatesLookup:
         if self.mailto:
             params = {**params, "mailto": self.mailto}
         # Streamed and capped: an endless answer is a malformed reply, not a worker out of memory.
-        with self._client.stream("GET", f"{self.base_url}{path}", params=params or None) as response:
+        with self._http().stream("GET", f"{self.base_url}{path}", params=params or None) as response:
             if response.status_code != 200:
                 return response.status_code, None
             body = read_capped(response)
@@ -161,8 +174,15 @@ class CrossrefUpdatesLookup:
         doi = normalize_doi(item.doi)
         if doi is None:
             return _result(self.provider, LookupStatus.NOT_RUN, "no DOI")
+        down = self._reach.down()
+        if down is not None:
+            return _result(self.provider, LookupStatus.NOT_RUN, down)
+        import httpx
+
         try:
             status, work = self._get_message(f"/works/{quote(doi, safe='/')}", {})
+        except (httpx.TimeoutException, httpx.NetworkError) as exc:
+            return _result(self.provider, LookupStatus.NOT_RUN, self._reach.failed(exc))
         except httpx.HTTPError as exc:
             return _result(
                 self.provider, LookupStatus.ERROR, f"crossref request for {doi} failed: {type(exc).__name__}"
@@ -207,6 +227,8 @@ class CrossrefUpdatesLookup:
         if not isinstance(updated_by, list):
             try:
                 status, listing = self._get_message("/works", {"filter": f"updates:{doi}", "rows": "20"})
+            except (httpx.TimeoutException, httpx.NetworkError) as exc:
+                return _result(self.provider, LookupStatus.NOT_RUN, self._reach.failed(exc))
             except (httpx.HTTPError, ValueError) as exc:
                 return _result(
                     self.provider,

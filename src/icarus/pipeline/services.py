@@ -38,7 +38,8 @@ def build_services(
         store = Store(settings.resolved_database_url)
         store.open()
     fetcher = SafeFetcher() if settings.fetch_cited_links else None
-    archive = WaybackArchive(settings.archive_url, fetcher) if settings.archive_url and fetcher else None
+    archive_url = settings.resolved_archive_url  # none offline
+    archive = WaybackArchive(archive_url, fetcher) if archive_url and fetcher else None
     snapshots = SnapshotStore(settings.data_dir / "snapshots")
     policy = load_policy(policy_ref or settings.policy)
     ocr = RapidOcrEngine()

@@ -1,10 +1,13 @@
-"""The service facts a methodology page states, gathered from the settings' defaults and the registries.
+"""The service facts a methodology page states, gathered from the settings and the registries.
 
 The policy's own text is rendered by ``icarus.scoring`` from its config alone; the sections that speak of
-the service around it (budgets, the deletion sweep, leases, the registered judges and OCR engines) need
-these facts, and the scoring core reads neither settings nor registries. The page shows the defaults, so it
-is the same wherever it is rendered; a deployment that overrides a setting records what it used on each
-report.
+the service around it need facts the scoring core does not read (it reads neither settings nor registries):
+
+- ``service_facts``: budgets, the deletion sweep, leases, the registered judges and OCR engines. These are
+  the settings' defaults, so those sections are the same wherever the page is rendered; a deployment that
+  overrides a setting records what it used on each report.
+- ``deployment_facts``: which look-ups run and which reputation datasets are loaded, from the settings this
+  process actually runs with (or ``shipped_settings()``, the defaults, for the copies in docs/methodology).
 """
 
 from __future__ import annotations
@@ -14,10 +17,15 @@ from typing import Any
 from icarus.capture.ocr import RapidOcrEngine
 from icarus.capture.ocr_scale import RescaledEngine
 from icarus.judges.registry import JUDGE_ROLES, JUDGES, OPENAI_COMPATIBLE_JUDGE
+from icarus.lookups import LOOKUP_FEATURES
+from icarus.lookups.plan import lookup_plans
+from icarus.reputation.default import sources_manifest
+from icarus.scoring.icarus.deployment import DeploymentFacts, DeploymentPart
+from icarus.scoring.icarus.not_live import LIN_RATING
 from icarus.scoring.icarus.standing_sections import ServiceFacts
 from icarus.settings import Settings
 
-__all__ = ["service_facts"]
+__all__ = ["deployment_facts", "service_facts", "shipped_settings"]
 
 
 def _default(name: str) -> Any:
@@ -41,3 +49,26 @@ def service_facts() -> ServiceFacts:
         deletion_sweep_minutes=int(_default("deletion_sweep_minutes")),
         job_lease_s=float(_default("job_lease_s")),
     )
+
+
+def shipped_settings() -> Settings:
+    """Every setting at its default, whatever the environment says: the deployment as shipped."""
+    return Settings.model_construct()
+
+
+def _lin_part() -> DeploymentPart:
+    lin = next((source for source in sources_manifest() if source.name == "lin2023"), None)
+    if lin is None:
+        return DeploymentPart(False, "the reputation registry holds no Lin et al. ratings")
+    return DeploymentPart(
+        True, f"the reputation registry holds {lin.records:,} Lin et al. ratings ({lin.produced_by})"
+    )
+
+
+def deployment_facts(settings: Settings | None = None) -> DeploymentFacts:
+    """What this deployment gives the rule parts that need it: each look-up's plan (``lookups.plan``) and
+    the Lin et al. ratings of the reputation registry. ``settings``: this process's unless given."""
+    plans = lookup_plans(settings if settings is not None else Settings())
+    parts = {LOOKUP_FEATURES[name]: DeploymentPart(plan.runs, plan.detail) for name, plan in plans.items()}
+    parts[LIN_RATING] = _lin_part()
+    return DeploymentFacts(parts)

@@ -7,6 +7,7 @@ from typing import Any
 
 from icarus.scoring.icarus.catalog import GATES, RULES, RuleEntry
 from icarus.scoring.icarus.config import PolicyConfig
+from icarus.scoring.icarus.feature_words import feature_words, in_rule_order
 from icarus.scoring.labels import Label
 
 
@@ -47,8 +48,8 @@ def _offset(minutes: int) -> str:
 
 
 def _status(entry: RuleEntry, policy: PolicyConfig) -> str:
-    inert = [f for f in entry.features if not policy.live(f)]
-    return "published, not yet live in part: " + ", ".join(inert) if inert else "live"
+    inert = [feature_words(f) for f in entry.features if not policy.live(f)]
+    return "published, not yet live in part: " + "; ".join(inert) if inert else "live"
 
 
 def render_methodology(policy: PolicyConfig) -> str:
@@ -154,16 +155,20 @@ def render_methodology(policy: PolicyConfig) -> str:
         "|---|---|---|---|---|",
     ]
     lines += [_row(entry, v, policy) for entry in RULES]
-    inert = sorted(policy.inert)
+    inert = in_rule_order(policy.inert)
     lines += ["", "## Published but not yet live", ""]
     if inert:
         lines.append(
             "These rule parts are written and tested but do not change any label under this version:"
         )
         lines.append("")
-        lines += [f"- `{feature}`" for feature in inert]
+        lines += [f"- {feature_words(feature)}" for feature in inert]
     else:
-        lines.append("Every rule is live under this version.")
+        lines.append(
+            "Every rule part is live under this version. A rule that reads a look-up acts only where the "
+            "deployment runs that look-up: on each item it would have read, a look-up that did not run is "
+            "recorded as not run, with the reason, and changes nothing."
+        )
     lines.append("")
     return "\n".join(lines)
 
