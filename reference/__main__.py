@@ -7,13 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-from reference import evidenceverify, ledger_models, lvf
+from reference import evidenceverify, icarus_policy, ledger_models, lvf
 
 FAMILIES = {
     "ledger-strict": ledger_models,
     "ledger-default": ledger_models,
     "lvf": lvf,
     "evidenceverify": evidenceverify,
+    "icarus": icarus_policy,
 }
 
 
@@ -67,6 +68,7 @@ def _named_model(data: object) -> str | None:
     if not isinstance(first, dict):
         return None
     named = first.get("model") or first.get("trace", {}).get("model") or first.get("methodology")
+    named = named or first.get("policy")  # an Icarus result names its policy
     return str(named) if named else None
 
 

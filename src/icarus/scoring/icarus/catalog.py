@@ -194,7 +194,7 @@ RULES: tuple[RuleEntry, ...] = (
     RuleEntry(
         "H17",
         "Preprints",
-        "a preprint host, preprint wording, or a study without DOI, ISSN or journal",
+        "a preprint host, preprint or report metadata, preprint wording on an item without journal metadata, or a study without DOI, ISSN or journal",
         "V \u00d7{preprint}",
         ("H17.metadata",),
     ),

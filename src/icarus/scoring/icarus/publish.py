@@ -23,7 +23,7 @@ from icarus.scoring.icarus.gates import g7_violations
 from icarus.scoring.icarus.outcome import ClaimOutcome, Pass
 from icarus.scoring.labels import Band, Label, lower_band, most_adverse
 
-TRACE_VERSION = "icarus-trace/1"
+TRACE_VERSION = "icarus-trace/2"  # 2: item and claim inputs of docs/spec/icarus-policy.md
 _CORE_PACKAGES = ("ledger", "provenance", "scoring")
 
 
@@ -155,15 +155,17 @@ def _item_trace(a: ItemAssessment) -> dict[str, Any]:
         "evidence_id": a.evidence_id,
         "judged_stance": a.judged_stance.value,
         "stance": a.stance.value,
-        "R": _dec(a.reputation),
-        "D": _dec(a.directness),
+        # R, D, C, P and the factors are the recomputation's inputs (docs/spec/icarus-policy.md): exact.
+        "R": format_decimal(a.reputation),
+        "D": format_decimal(a.directness),
         "V": _dec(a.validity),
-        "C": _dec(a.confidence),
-        "P": _dec(a.provenance_discount),
+        "C": format_decimal(a.confidence),
+        "P": format_decimal(a.provenance_discount),
         "weight": _dec(a.weight),
         "excluded_by": [{"rule": rule, "reason": reason} for rule, reason in a.excluded_by],
         "factors": [
-            {"rule": f.rule, "term": f.term, "value": _dec(f.value), "note": f.note} for f in a.factors
+            {"rule": f.rule, "term": f.term, "value": format_decimal(f.value), "note": f.note}
+            for f in a.factors
         ],
         "flags": list(a.flags),
         "tier": a.tier.value,
@@ -171,6 +173,10 @@ def _item_trace(a: ItemAssessment) -> dict[str, Any]:
         "inference_hops": a.inference_hops,
         "first_seen": utc_text(a.first_seen) if a.first_seen else None,
         "anchored": a.anchored,
+        "open_correction": a.open_correction,
+        "last_change": None
+        if a.last_change is None
+        else {"at": utc_text(a.last_change[0]), "what": a.last_change[1]},
     }
 
 
@@ -194,6 +200,7 @@ def _claim_trace(outcome: ClaimOutcome) -> dict[str, Any]:
     conf = outcome.confidence
     return {
         "claim_id": outcome.claim.claim_id,
+        "temporal_scope": outcome.claim.temporal_scope.value,
         "passes": [_pass_trace(p) for p in outcome.passes],
         "self_evidence": {
             "verified": [
