@@ -25,7 +25,7 @@ from icarus.ledger import (
     SourceTier,
 )
 from icarus.lookups import LookupRegistry
-from icarus.lookups.scholarly import CrossrefUpdatesLookup, ScholarlyUpdatesLookup
+from icarus.lookups.scholarly import CrossrefUpdatesLookup, RetractionWatchLookup, ScholarlyUpdatesLookup
 from icarus.pipeline.check import CheckOutput, CheckServices, run_check
 from icarus.reputation import Registry
 from icarus.reputation.entry import RegistryEntry
@@ -149,6 +149,24 @@ def test_H16_doi_from_a_fetched_page_reaches_crossref_and_g4(
     assert pages.hits(f"/crossref/works/{RETRACTED}") == 1
     trace = trace_of(output, item.evidence_id)
     assert "G4" in trace["flags"] and Decimal(trace["weight"]) == 0
+
+
+def test_H16_doi_from_a_fetched_page_reaches_the_retraction_watch_list(
+    pages: PageServer, search: SearchServer, tmp_path: Path
+) -> None:
+    listed = tmp_path / "retraction-watch.csv"
+    listed.write_text("doi,retractionwatch\n10.5555/listed.2024.3,Retraction\n", encoding="utf-8")
+    lookups = LookupRegistry(
+        {LookupName.SCHOLARLY_UPDATES: ScholarlyUpdatesLookup(retraction_watch=RetractionWatchLookup(listed))}
+    )
+    pages.html("/listed", journal_page("10.5555/LISTED.2024.3"))
+    url = pages.url("/listed")
+    output = check([searched(search, url)], scholarly_registry(url), tmp_path, lookups)
+    looked = item_for(output, url).lookup(LookupName.SCHOLARLY_UPDATES)
+    assert looked is not None and [(u.source, u.update_type.value) for u in looked.updates] == [
+        ("retraction_watch", "retraction")
+    ]
+    assert "G4" in trace_of(output, item_for(output, url).evidence_id)["flags"]
 
 
 def test_H16_a_page_without_a_doi_is_not_looked_up(
