@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from rich.progress import Progress
 
+from bench import icarus_reference
 from icarus.ledger import (
     Authenticity,
     EditionKind,
@@ -183,6 +184,7 @@ def main(argv: list[str]) -> dict[str, Any]:
         runs = [
             run(family, args.cases, args.seed, progress) for family in ("ledger-strict", "ledger-default")
         ]
+        runs.append(icarus_reference.run(args.cases, args.seed, progress))
     return {"runs": runs}
 
 
