@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from icarus.ledger import LookupName, LookupStatus, UpdateType
+from icarus.ledger import LookupName, LookupStatus, PublicationType, UpdateType
 from icarus.lookups import LookupRegistry, enrich
 from icarus.lookups.scholarly import (
     CrossrefUpdatesLookup,
     RetractionWatchLookup,
     ScholarlyUpdatesLookup,
     normalize_doi,
+    work_type,
 )
 from icarus.scoring.icarus.config import load_policy
 from tests.builders import item, ledger
@@ -200,3 +201,17 @@ def test_an_oversized_crossref_reply_is_an_error_not_read_whole(server: FakeServ
     server.reply(f"/works/{RETRACTED}", Reply(200, body, JSON))
     result = CrossrefUpdatesLookup(server.url(""), timeout_s=2.0).lookup(item("a", doi=RETRACTED))
     assert result.status is LookupStatus.ERROR and "larger than" in result.detail and result.updates == []
+
+
+PREPRINT = "10.1234/preprint.2026.011"
+
+
+def test_H17_crossref_work_type_is_kept_for_h17(server: FakeServer) -> None:
+    server.reply(f"/works/{PREPRINT}", recorded("crossref_posted_content.json"))
+    server.reply(f"/works/{CLEAN}", recorded("crossref_clean.json"))
+    lookup = ScholarlyUpdatesLookup(CrossrefUpdatesLookup(server.url(""), timeout_s=2.0))
+    preprint = lookup.lookup(item("a", doi=PREPRINT))
+    assert preprint.status is LookupStatus.OK and preprint.publication_type is PublicationType.PREPRINT
+    assert "registered as posted-content" in preprint.detail
+    assert lookup.lookup(item("b", doi=CLEAN)).publication_type is PublicationType.JOURNAL_ARTICLE
+    assert work_type({"type": "book-chapter"}) is None and work_type({}) is None

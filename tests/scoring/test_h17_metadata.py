@@ -8,7 +8,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from icarus.ledger import PublicationType, SourceClass
+from icarus.ledger import LookupName, LookupResult, LookupStatus, PublicationType, SourceClass
 from tests.builders import item, ledger, unique_text
 from tests.scoring.scoring_support import item_trace, score
 
@@ -93,3 +93,31 @@ def test_H17_issn_or_journal_title_alone_is_journal_metadata(fields: dict[str, s
 def test_H17_scholarly_item_without_any_metadata_stays_a_preprint() -> None:
     bare = item("b", source_class=SourceClass.SCHOLARLY)
     assert h17(score(ledger([bare])), "b") == ["preprint, not peer reviewed"]
+
+
+def crossref_says(kind: PublicationType) -> LookupResult:
+    return LookupResult(
+        name=LookupName.SCHOLARLY_UPDATES,
+        status=LookupStatus.OK,
+        provider="crossref@1",
+        publication_type=kind,
+    )
+
+
+def test_H17_crossref_posted_content_is_a_preprint_whatever_the_page_says() -> None:
+    journal = journal_page(
+        doi="10.5555/posted", issn="0028-0836", lookups=[crossref_says(PublicationType.PREPRINT)]
+    )
+    result = score(ledger([journal]), "icarus@1.2")
+    assert h17(result, "j") == ["a preprint by Crossref's record, not peer reviewed"]
+
+
+def test_H17_crossref_journal_article_clears_the_wording_of_a_doi_only_page() -> None:
+    doi_only = journal_page(doi="10.5555/jhs.1", lookups=[crossref_says(PublicationType.JOURNAL_ARTICLE)])
+    assert h17(score(ledger([doi_only]), "icarus@1.2"), "j") == []
+    # Crossref's record counts only where the look-up is live, and only when it answered.
+    failed = crossref_says(PublicationType.JOURNAL_ARTICLE).model_copy(update={"status": LookupStatus.ERROR})
+    assert h17(score(ledger([journal_page(doi="10.5555/jhs.1", lookups=[failed])]), "icarus@1.2"), "j") == [
+        "preprint, not peer reviewed"
+    ]
+    assert h17(score(ledger([doi_only]), "icarus@1.0"), "j") == ["preprint, not peer reviewed"]

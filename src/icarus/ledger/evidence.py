@@ -232,6 +232,10 @@ class LookupResult(LedgerModel):
     updates: list[ScholarlyUpdate] = Field(
         default_factory=list, description="scholarly_updates: notices found for the item's DOI (H16)."
     )
+    publication_type: PublicationType | None = Field(
+        default=None,
+        description="scholarly_updates: what Crossref registers the DOI as (posted-content is a preprint); H17 reads it.",
+    )
     c2pa_state: C2paState | None = Field(
         default=None, description="c2pa: the validation state the adapter computed (H22)."
     )

@@ -6,7 +6,9 @@ carries ``message["update-to"]``, pointing back at the DOI it updates; the updat
 So the notices *about* the item are its ``updated-by`` entries, plus any ``update-to`` entry that names the
 item's own DOI. ``update-to`` entries naming other DOIs only say the item *is* a notice; they are reported
 in the detail and never make the item retracted. When the work has no ``updated-by`` list, the adapter asks
-``GET <base>/works?filter=updates:<doi>`` for notices that point at it.
+``GET <base>/works?filter=updates:<doi>`` for notices that point at it. The work's own ``type`` is kept
+as the result's ``publication_type`` for H17 (``journal-article``; ``posted-content``, Crossref's type for
+preprints; ``report``).
 
 Retraction Watch: a CSV export read once into a DOI index. Two shapes are read: the short export
 (``doi,retractionwatch`` with natures joined by ``;``) and the full database export (``OriginalPaperDOI``,
@@ -25,7 +27,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from icarus.ledger import EvidenceItem, LookupName, LookupResult, LookupStatus, ScholarlyUpdate, UpdateType
+from icarus.ledger import (
+    EvidenceItem,
+    LookupName,
+    LookupResult,
+    LookupStatus,
+    PublicationType,
+    ScholarlyUpdate,
+    UpdateType,
+)
 from icarus.ledger.identifiers import normalize_doi
 from icarus.lookups.reachability import Reachability
 from icarus.remote import parse_json, read_capped
@@ -39,6 +49,7 @@ __all__ = [
     "ScholarlyUpdatesLookup",
     "normalize_doi",
     "update_type",
+    "work_type",
 ]
 
 DEFAULT_TIMEOUT_S = 15.0
@@ -98,8 +109,26 @@ def _dedupe(updates: Iterable[ScholarlyUpdate]) -> list[ScholarlyUpdate]:
     return out
 
 
+# Crossref work types H17 reads (``posted-content`` is Crossref's type for preprints); others say nothing.
+_WORK_TYPES: Mapping[str, PublicationType] = {
+    "journal-article": PublicationType.JOURNAL_ARTICLE,
+    "posted-content": PublicationType.PREPRINT,
+    "report": PublicationType.REPORT,
+}
+
+
+def work_type(work: Mapping[str, Any]) -> PublicationType | None:
+    """A Crossref work's ``type`` as H17 reads it: journal article, preprint (posted content) or report."""
+    kind = work.get("type")
+    return _WORK_TYPES.get(kind) if isinstance(kind, str) else None
+
+
 def _result(
-    provider: str, status: LookupStatus, detail: str, updates: list[ScholarlyUpdate] | None = None
+    provider: str,
+    status: LookupStatus,
+    detail: str,
+    updates: list[ScholarlyUpdate] | None = None,
+    publication_type: PublicationType | None = None,
 ) -> LookupResult:
     return LookupResult(
         name=LookupName.SCHOLARLY_UPDATES,
@@ -107,6 +136,7 @@ def _result(
         provider=provider,
         observed_at=datetime.now(UTC),
         updates=updates or [],
+        publication_type=publication_type,
         detail=detail[:300],
     )
 
@@ -257,7 +287,11 @@ class CrossrefUpdatesLookup:
 
         updates = _dedupe(updates)
         summary = ", ".join(sorted({u.update_type.value for u in updates})) or "no update notices"
-        return _result(self.provider, LookupStatus.OK, "; ".join([f"{doi}: {summary}", *notes]), updates)
+        registered = work_type(work)
+        if registered is not None:
+            notes.append(f"registered as {work.get('type')}")
+        detail = "; ".join([f"{doi}: {summary}", *notes])
+        return _result(self.provider, LookupStatus.OK, detail, updates, registered)
 
 
 _DOI_COLUMNS = ("doi", "originalpaperdoi")
@@ -376,7 +410,8 @@ class ScholarlyUpdatesLookup:
             else:
                 status = LookupStatus.ERROR
             updates = _dedupe(u for r in results if r.status is LookupStatus.OK for u in r.updates)
+            kind = next((r.publication_type for r in results if r.publication_type is not None), None)
             detail = " | ".join(f"{r.provider} {r.status.value}: {r.detail}" for r in results)
-            return _result(self.provider, status, detail, updates)
+            return _result(self.provider, status, detail, updates, kind)
         except Exception as exc:  # the protocol: failures are results, never exceptions
             return _result(self.provider, LookupStatus.ERROR, f"scholarly look-up failed: {exc}")

@@ -408,15 +408,17 @@ def _preprint_reason(item: EvidenceItem, signals: markers.TextSignals, policy: P
     Where the metadata part is live the item's own metadata is read before its wording: a journal article
     (journal title, ISSN or that type) is not discounted for the word "preprint" on its page (an earlier
     version, a link), a DOI alone settles nothing (preprints have DOIs), and a scholarly item with no DOI,
-    ISSN or journal is discounted."""
+    ISSN or journal is discounted. Crossref's record of the DOI, where its look-up is live and answered,
+    says the kind before the page does (posted content is Crossref's type for preprints)."""
     if item.flags.preprint or item.source_class is SourceClass.PREPRINT_SERVER:
         return _PREPRINT
     if item.domain.lower().removeprefix("www.") in markers.PREPRINT_HOSTS:
         return _PREPRINT
     metadata = policy.live("H17.metadata")
-    if metadata and item.publication_type in _UNREVIEWED_TYPES:
-        return _UNREVIEWED_TYPES[item.publication_type]
-    journal = item.publication_type is PublicationType.JOURNAL_ARTICLE or item.issn or item.container_title
+    kind, said_by = _publication_type(item, policy)
+    if metadata and kind in _UNREVIEWED_TYPES:
+        return f"{_UNREVIEWED_TYPES[kind]} by {said_by}, not peer reviewed"
+    journal = kind is PublicationType.JOURNAL_ARTICLE or item.issn or item.container_title
     if metadata and journal:
         return None
     if signals.preprint_wording:
@@ -426,10 +428,24 @@ def _preprint_reason(item: EvidenceItem, signals: markers.TextSignals, policy: P
     return None
 
 
+def _publication_type(item: EvidenceItem, policy: PolicyConfig) -> tuple[PublicationType | None, str]:
+    """The item's kind and who says so: Crossref's record when its look-up is live and gave a type, else the
+    page's own metadata."""
+    lookup = item.lookup(LookupName.SCHOLARLY_UPDATES)
+    if (
+        lookup is not None
+        and lookup.status is LookupStatus.OK
+        and lookup.publication_type is not None
+        and policy.live("H16.lookup")
+    ):
+        return lookup.publication_type, "Crossref's record"
+    return item.publication_type, "its metadata"
+
+
 _PREPRINT = "preprint, not peer reviewed"
 _UNREVIEWED_TYPES: dict[PublicationType | None, str] = {
-    PublicationType.PREPRINT: "a preprint by its metadata, not peer reviewed",
-    PublicationType.REPORT: "a report or working paper by its metadata, not peer reviewed",
+    PublicationType.PREPRINT: "a preprint",
+    PublicationType.REPORT: "a report or working paper",
 }
 
 
