@@ -1,6 +1,7 @@
 """Web evidence reaches every look-up a deployment runs: a page found by web search is fetched, and the
 check asks RDAP about its domain (H10), fetches it again for drift (H24) and offers its snapshot to C2PA
-(H22). The search engine, the pages and the RDAP service are local fakes; the defaults are on."""
+(H22), which validates the content credentials of a fetched PDF. The search engine, the pages and the RDAP
+service are local fakes; the defaults are on."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 from icarus.capture import capture_text
 from icarus.fetching import SafeFetcher, SnapshotStore
 from icarus.judges import create_judge
-from icarus.ledger import LookupName, LookupStatus
+from icarus.ledger import C2paState, LookupName, LookupStatus
 from icarus.lookups import registry_from_settings
 from icarus.pipeline.check import CheckServices, run_check
 from icarus.reputation import Registry
@@ -20,6 +21,7 @@ from icarus.scoring.icarus.config import load_policy
 from icarus.settings import Settings
 from tests.fetching.conftest import FakeServer as PageServer
 from tests.fetching.conftest import Reply
+from tests.fetching.test_extract import make_pdf
 from tests.research.conftest import FakeServer as SearchServer
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
@@ -35,9 +37,14 @@ def test_a_fetched_web_page_is_looked_up_by_rdap_drift_and_c2pa(
     pages: PageServer, search: SearchServer, tmp_path: Path
 ) -> None:
     pages.html("/library", PAGE)
+    minutes = "The Halden city council voted on Monday to extend library opening hours to 9 pm on weekdays."
+    pages.reply("/minutes.pdf", Reply(200, make_pdf([minutes]), {"Content-Type": "application/pdf"}))
     pages.reply("/rdap/domain/127.0.0.1", Reply(200, RDAP, {"Content-Type": "application/rdap+json"}))
-    hit = {"url": pages.url("/library"), "title": "Library hours extended", "content": "council voted"}
-    search.add("/search", json.dumps({"results": [hit]}).encode())
+    hits = [
+        {"url": pages.url("/library"), "title": "Library hours extended", "content": "council voted"},
+        {"url": pages.url("/minutes.pdf"), "title": "Council minutes", "content": "council voted"},
+    ]
+    search.add("/search", json.dumps({"results": hits}).encode())
     settings = Settings(data_dir=tmp_path, offline=False, rdap_url=pages.url("/rdap"), crossref_url="")
     snapshots = SnapshotStore(tmp_path / "snapshots")
     fetcher = SafeFetcher(allow_loopback_for_tests=True, sleep=lambda _seconds: None)
@@ -65,3 +72,8 @@ def test_a_fetched_web_page_is_looked_up_by_rdap_drift_and_c2pa(
     assert "not media" in results[LookupName.C2PA].detail
     # no DOI on a library page: the scholarly look-up is asked and has nothing to ask about
     assert results[LookupName.SCHOLARLY_UPDATES].status is LookupStatus.NOT_RUN
+    # a fetched PDF is media: its content credentials are validated (this one carries none: neutral)
+    pdf = next(item for item in output.ledger.evidence if item.url == pages.url("/minutes.pdf"))
+    c2pa = next(result for result in pdf.lookups if result.name is LookupName.C2PA)
+    assert (c2pa.status, c2pa.c2pa_state) == (LookupStatus.OK, C2paState.NONE)
+    assert pages.hits("/rdap/domain/127.0.0.1") == 1  # one registered domain, asked once

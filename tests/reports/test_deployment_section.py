@@ -62,7 +62,9 @@ def test_1_2_with_the_shipped_settings_runs_every_lookup() -> None:
     assert "runs: asks the RDAP service at https://rdap.org" in _row(page, FEATURE_WORDS["H10.registration"])
     assert "runs: asks Crossref at https://api.crossref.org" in _row(page, FEATURE_WORDS["H16.lookup"])
     assert "runs: fetches each evidence page again" in _row(page, FEATURE_WORDS["H24.drift"])
-    assert "runs: validates media on this machine" in _row(page, FEATURE_WORDS["H22.lookup"])
+    assert "runs: validates media evidence (a fetched PDF) on this machine" in _row(
+        page, FEATURE_WORDS["H22.lookup"]
+    )
     assert "Lin et al. ratings" in _row(page, FEATURE_WORDS["reputation.lin2023"])
 
 
@@ -72,7 +74,7 @@ def test_1_2_offline_says_which_lookups_do_not_run_and_why() -> None:
         assert _row(page, FEATURE_WORDS[feature]).startswith(
             f"| {FEATURE_WORDS[feature]} | does not run: {OFFLINE_REASON}"
         )
-    assert "| runs: validates media on this machine" in _row(page, FEATURE_WORDS["H22.lookup"])  # local
+    assert "| runs: validates media evidence" in _row(page, FEATURE_WORDS["H22.lookup"])  # local
 
 
 def test_a_lookup_turned_off_on_its_own_says_so(monkeypatch: pytest.MonkeyPatch) -> None:

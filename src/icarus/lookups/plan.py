@@ -53,7 +53,11 @@ def _c2pa(s: Settings) -> LookupPlan:
     if not s.c2pa_validation:
         return LookupPlan(LookupName.C2PA, False, "turned off: ICARUS_C2PA_VALIDATION is false")
     anchors = " against the configured trust anchors" if s.c2pa_trust_anchors else ""
-    return LookupPlan(LookupName.C2PA, True, f"validates media on this machine with c2pa-python{anchors}")
+    return LookupPlan(
+        LookupName.C2PA,
+        True,
+        f"validates media evidence (a fetched PDF) on this machine with c2pa-python{anchors}",
+    )
 
 
 def _drift(s: Settings) -> LookupPlan:
