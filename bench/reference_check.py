@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from rich.progress import Progress
 
-from bench import icarus_reference
+from bench import icarus_reference, reference_families
 from icarus.ledger import (
     Authenticity,
     EditionKind,
@@ -185,6 +185,7 @@ def main(argv: list[str]) -> dict[str, Any]:
             run(family, args.cases, args.seed, progress) for family in ("ledger-strict", "ledger-default")
         ]
         runs.append(icarus_reference.run(args.cases, args.seed, progress))
+        runs += reference_families.run_all(args.cases, args.seed, progress)
     return {"runs": runs}
 
 
