@@ -267,6 +267,10 @@ def score(data: dict[str, Any], ref: str, spec: Path = SPEC) -> dict[str, Any]:
     configs = load_configs(spec)
     if ref not in configs:
         raise ValueError(f"unknown Icarus policy {ref!r}; the spec states {', '.join(sorted(configs))}")
+    scored_under = data.get("policy")
+    if scored_under is not None and scored_under != ref:
+        # The trace's factors and exclusions are the rules' findings under the record's own policy.
+        raise ValueError(f"the record was scored under {scored_under}; it recomputes only under that policy")
     return recompute(data, configs[ref], ref)
 
 

@@ -85,6 +85,12 @@ def test_a_trace_older_than_the_spec_is_refused() -> None:
         icarus_policy.score(published, "icarus@1.2")
 
 
+def test_a_record_recomputes_only_under_its_own_policy() -> None:
+    published = _published(LEDGERS[0], "icarus@1.1")
+    with pytest.raises(ValueError, match=r"scored under icarus@1\.1"):
+        icarus_policy.score(published, "icarus@1.0")
+
+
 def test_score_and_check_run_with_the_engine_unimportable(tmp_path: Path) -> None:
     ledger = ROOT / "tests" / "fixtures" / "retraction.json"
     published = subprocess.run(

@@ -61,7 +61,8 @@ Two more inputs sit beside the trace: the result's claim entry `recheck.triggers
 the situation ongoing (trigger `G6`), and the result's `blocked.problems`, when present, lists G7's
 violations. A field missing from a record is an error, not a default: a trace older than
 `{trace_version}` lacks `temporal_scope`, `open_correction` and `last_change` and cannot be recomputed
-from the trace alone.
+from the trace alone. A record recomputes only under the policy it names (`policy`): its factors and
+exclusions are that policy's findings.
 
 ## Arithmetic
 
