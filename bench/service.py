@@ -138,6 +138,7 @@ def _start_server(
         {key: value for key, value in os.environ.items() if not key.startswith("ICARUS_")}
         | {
             "ICARUS_DATA_DIR": str(folder),
+            "ICARUS_OFFLINE": "1",  # the figures are the service's own, not the look-ups' services
             "ICARUS_DATABASE_URL": url,
             "ICARUS_QUEUE_NAME": f"bench-{uuid.uuid4().hex[:8]}",
             "ICARUS_API_RATE_ANONYMOUS": "10000000",

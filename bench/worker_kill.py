@@ -103,6 +103,7 @@ def _worker_env(
     env = {key: value for key, value in os.environ.items() if not key.startswith("ICARUS_")}
     env |= {
         "ICARUS_DATA_DIR": str(folder),
+        "ICARUS_OFFLINE": "1",  # the figures are the workers' own, not the look-ups' services
         "ICARUS_DATABASE_URL": db_url,
         "ICARUS_CORPUS_PATH": str(corpus),
         "ICARUS_SEARXNG_URL": search_url,

@@ -75,6 +75,7 @@ def test_a_worker_killed_mid_check_leads_to_exactly_one_version(
     url = f"sqlite:///{tmp_path / 'icarus.db'}"
     env = {key: value for key, value in os.environ.items() if not key.startswith("ICARUS_")} | {
         "ICARUS_DATA_DIR": str(tmp_path),
+        "ICARUS_OFFLINE": "1",  # no look-up reaches the internet (tests/conftest.py)
         "ICARUS_DATABASE_URL": url,
         "ICARUS_CORPUS_PATH": str(corpus_file),
         "ICARUS_SEARXNG_URL": search.url,

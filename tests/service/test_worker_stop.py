@@ -34,6 +34,7 @@ def test_sigterm_hands_the_running_check_back_and_exits_cleanly(tmp_path: Path, 
     queue = f"stop-{uuid.uuid4().hex[:8]}"
     env = {key: value for key, value in os.environ.items() if not key.startswith("ICARUS_")} | {
         "ICARUS_DATA_DIR": str(tmp_path),
+        "ICARUS_OFFLINE": "1",  # no look-up reaches the internet (tests/conftest.py)
         "ICARUS_DATABASE_URL": url,
         "ICARUS_CORPUS_PATH": str(corpus_file),
         "ICARUS_SEARXNG_URL": search.url,

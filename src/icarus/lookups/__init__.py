@@ -2,9 +2,9 @@
 content credentials (H22) and archives (H24).
 
 The scoring core never calls these. ``enrich`` runs the adapters a policy wires and records each answer on
-the evidence item as a ``LookupResult``; the offline defaults answer ``not_run``, which is honest and
-changes nothing. Real providers (RDAP, Crossref and Retraction Watch, c2pa, archives) implement the same
-protocols.
+the evidence item as a ``LookupResult``. Every look-up runs by default; one the deployment does not run
+(offline, or turned off by its setting: ``plan``) or whose service cannot be reached answers ``not_run``
+with the reason, which is honest and changes nothing.
 """
 
 from icarus.lookups.adapters import (
