@@ -85,6 +85,17 @@ def test_a_trace_older_than_the_spec_is_refused() -> None:
         icarus_policy.score(published, "icarus@1.2")
 
 
+def test_a_stored_version_as_the_api_serves_it_recomputes_like_its_result() -> None:
+    """The report page's "This version as JSON" is GET /v1/checks/{id}/versions/{n}: the result inside."""
+    published = _published(LEDGERS[0], "icarus@1.2")
+    version = {"id": "chk", "version": 1, "policy": "icarus@1.2", "result": published}
+    assert icarus_policy.score(version, "icarus@1.2") == icarus_policy.score(published, "icarus@1.2")
+    assert all(
+        not fields
+        for _, fields in icarus_policy.differing(version, icarus_policy.score(version, "icarus@1.2"))
+    )
+
+
 def test_a_record_recomputes_only_under_its_own_policy() -> None:
     published = _published(LEDGERS[0], "icarus@1.1")
     with pytest.raises(ValueError, match=r"scored under icarus@1\.1"):
