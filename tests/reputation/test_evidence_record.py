@@ -60,3 +60,22 @@ def test_a_risk_flag_below_lin_keeps_its_ceiling_in_the_fallback() -> None:
     fallback = evidence_record(merged).without_lin
     assert fallback is not None and fallback.score == Decimal("0.30")
     assert fallback.risk_rating is RiskRating.GENERALLY_UNRELIABLE
+
+
+def test_a_check_builds_its_evidence_items_with_the_fallback() -> None:
+    from datetime import UTC, datetime
+
+    from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item
+    from icarus.reputation.registry import layered_registry
+
+    registry = layered_registry([{"only-lin.example": part("only-lin.example", "0.72", "lin2023")}])
+    document = RetrievedDocument(
+        url="https://only-lin.example/story",
+        title="Story",
+        text="Exports rose 4% in May, the ministry said.",
+        publisher="Only Lin",
+        published_at=None,
+    )
+    item = build_evidence_item(document, "Exports rose 4%", registry, "sha256:" + "0" * 64, datetime.now(UTC))
+    assert item.reputation.score == Decimal("0.72")
+    assert item.reputation.without_lin == estimate("only-lin.example")
