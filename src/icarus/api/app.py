@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from icarus.api.auth import Security
 from icarus.api.limits import REFUSAL_PAUSE_S, Limiter, PageRateLimit, limiter_for
+from icarus.api.methods import allow_header, served_methods
 from icarus.api.model_results import ModelResults
 from icarus.api.models_routes import build_models_router
 from icarus.api.openapi import DOCS_PATH, DOCS_POLICY, describe_errors, docs_router
@@ -136,7 +137,9 @@ def create_app(
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException) -> Response:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == status.HTTP_405_METHOD_NOT_ALLOWED:
+            return _not_allowed(app, request)
         if exc.status_code == status.HTTP_400_BAD_REQUEST and exc.detail == UNPARSABLE_BODY:
             # FastAPI's answer to a body that is not UTF-8 or nests too deeply to parse: said like any other
             # body that is not JSON (422, with the field at fault).
@@ -160,6 +163,21 @@ def create_app(
         return problem_response(status.HTTP_422_UNPROCESSABLE_CONTENT, message, members={"errors": problems})
 
     return app
+
+
+def _not_allowed(app: FastAPI, request: Request) -> Response:
+    """OPTIONS: 204 with every method the path serves in ``Allow``; any other method the path does not
+    serve: 405 with the same ``Allow`` (the router's own named the first matching route's methods only)."""
+    methods = served_methods(app.router.routes, request.scope)
+    headers = {"Allow": allow_header(methods)}
+    if request.method == "OPTIONS":
+        return Response(status_code=status.HTTP_204_NO_CONTENT, headers=headers)
+    served = ", ".join(methods) or "nothing"
+    return problem_response(
+        status.HTTP_405_METHOD_NOT_ALLOWED,
+        f"{request.method} is not served here; this path serves {served}",
+        headers=headers,
+    )
 
 
 UNPARSABLE_BODY: Final = "There was an error parsing the body"  # FastAPI's words, matched exactly
