@@ -1,27 +1,43 @@
-"""The OpenAPI description matches the answers, on every route it lists.
+"""The OpenAPI description matches the answers, on every route it lists, and is exactly as strict as
+validation.
 
 Schemathesis generates requests for every operation of ``/openapi.json`` (as an admin, an api token, a
-reader and an anonymous caller) and validates each answer against the description: no 5xx, every status
-documented, content types and bodies as described (error bodies included), and a schema-valid request
-never refused for its shape. A 422 stays allowed for schema-valid input whose content is refused (an
-address the fetch guard refuses, a ledger that does not validate, two fields that exclude each other):
-the schema describes shapes, the 422's ``detail`` says why.
+reader and an anonymous caller), schema-valid ones (positive) and schema-invalid ones (negative), and
+validates each answer against the description: no 5xx, every status documented, content types, headers
+and bodies as described (error bodies included), every schema-invalid request refused, and every
+schema-valid one never refused by request validation (the spy below sees each ``RequestValidationError``).
+A 422 stays allowed for schema-valid input whose content is refused after validation (an address the
+fetch guard refuses, a ledger that does not validate, a debate dated in the future): the schema describes
+shapes, the 422's ``detail`` says why.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
 import pytest
 import schemathesis
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
+from schemathesis.checks import not_a_server_error
 from schemathesis.config import SchemathesisConfig
+from schemathesis.generation.modes import GenerationMode
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    positive_data_acceptance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from icarus.api import openapi
 from icarus.api.openapi import DOCS_ASSETS, docs_router, swagger_assets
@@ -31,9 +47,22 @@ from tests.api.conftest import Site
 from tests.service.conftest import sample_payload
 
 LEDGER = Path(__file__).parents[2] / "examples" / "ledgers" / "two-independent-wires.json"
-EXAMPLES_PER_OPERATION: Final = 6
+# Cases per operation: about 70 operations, so some 1,100 requests in all (under a minute here).
+EXAMPLES: Final = {GenerationMode.POSITIVE: 10, GenerationMode.NEGATIVE: 6}
 # Schema-valid requests may still be refused for their content (see the module docstring): 422.
 ACCEPTABLE_FOR_VALID_DATA: Final = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
+# Schema-invalid ones are refused: 422 for the body, query or path; 401/403 before a body is read; 404 for
+# a path parameter that names nothing; 405 for a generated method; 413 for a body over the limit; 429.
+REFUSALS_OF_INVALID_DATA: Final = ["401", "403", "404", "405", "413", "422", "429"]
+CHECKS: Final = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+    positive_data_acceptance,
+]
 CALLERS: Final = (Role.ADMIN, Role.API, Role.READER, None)
 
 
@@ -51,23 +80,52 @@ def _seed(site: Site) -> None:
     assert site.client.post("/v1/claim", json=claim, headers=admin).status_code == 202
 
 
-def test_every_operation_answers_as_its_description_says(site: Site) -> None:
+@pytest.fixture
+def shape_refusals(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[RequestValidationError]]:
+    """Every request validation error raised while the test runs: a schema-valid request must raise none."""
+    raised: list[RequestValidationError] = []
+    original = RequestValidationError.__init__
+
+    def spy(self: RequestValidationError, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        raised.append(self)
+
+    monkeypatch.setattr(RequestValidationError, "__init__", spy)
+    yield raised
+
+
+def _has_inputs(description: dict[str, Any], method: str, path: str) -> bool:
+    operation = description["paths"][path][method.lower()]
+    return bool(operation.get("parameters") or operation.get("requestBody"))
+
+
+@pytest.mark.parametrize("mode", list(EXAMPLES), ids=lambda mode: str(mode.value))
+def test_every_operation_answers_as_its_description_says(
+    site: Site, shape_refusals: list[RequestValidationError], mode: GenerationMode
+) -> None:
     _seed(site)
     config = SchemathesisConfig.from_dict(
-        {"checks": {"positive_data_acceptance": {"expected-statuses": ACCEPTABLE_FOR_VALID_DATA}}}
+        {
+            "checks": {
+                "positive_data_acceptance": {"expected-statuses": ACCEPTABLE_FOR_VALID_DATA},
+                "negative_data_rejection": {"expected-statuses": REFUSALS_OF_INVALID_DATA},
+            }
+        }
     )
     schema: Any = schemathesis.openapi.from_asgi("/openapi.json", site.client.app, config=config)
+    description = site.client.get("/openapi.json").json()
     operations = [result.ok() for result in schema.get_all_operations()]
     listed = {(op.method.upper(), op.path) for op in operations}
     assert len(listed) >= 60, "every documented operation is exercised"
     assert {("POST", "/v1/checks"), ("GET", "/v1/debates/{debate_id}"), ("POST", "/v1/lvf/runs")} <= listed
     callers = [site.headers[role] if role else {} for role in CALLERS]
+    nothing_to_negate = []
 
     for operation in operations:
 
-        @given(case=operation.as_strategy(), caller=st.sampled_from(callers))
+        @given(case=operation.as_strategy(generation_mode=mode), caller=st.sampled_from(callers))
         @settings(
-            max_examples=EXAMPLES_PER_OPERATION,
+            max_examples=EXAMPLES[mode],
             deadline=None,
             suppress_health_check=list(HealthCheck),
             derandomize=True,
@@ -76,9 +134,20 @@ def test_every_operation_answers_as_its_description_says(site: Site) -> None:
         def conforms(case: Any, caller: dict[str, str]) -> None:
             if case.path.endswith("/events"):
                 case.query = {**(case.query or {}), "once": True}  # a live stream would never end
-            case.call_and_validate(headers=caller)
+            shape_refusals.clear()
+            case.call_and_validate(headers=caller, checks=CHECKS)
+            if mode.is_positive:
+                assert not shape_refusals, (
+                    f"{case.method} {case.formatted_path}: the schema allows {case.body!r} "
+                    f"(query {case.query!r}) but validation refused it: {shape_refusals[0].errors()}"
+                )
 
-        conforms()
+        try:
+            conforms()
+        except Unsatisfiable:  # a negative case needs an input to get wrong
+            nothing_to_negate.append((operation.method.upper(), operation.path))
+    assert not any(_has_inputs(description, method, path) for method, path in nothing_to_negate)
+    assert mode.is_negative or not nothing_to_negate
 
 
 def test_an_invalid_request_answers_a_string_detail_and_a_list_of_errors(site: Site) -> None:

@@ -7,22 +7,31 @@ this model") can be compared with what was served, byte for byte.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Final
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, field_validator
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
-from icarus.jobs.inputs import CheckInput
+from icarus.jobs.inputs import CheckInput, InputKind
 from icarus.ledger.document import parse_ledger
 from icarus.reports.redaction import hidden_text
+from icarus.request_schema import SPACE_CLASS, exactly_one_of, schema_rules
 from icarus.scoring.canonical import canonical_json
 from icarus.scoring.icarus.config import POLICY_FILES
-from icarus.scoring.registry import ScoringModel, UnknownModelError, Verdict, get_model, parse_ref
+from icarus.scoring.registry import (
+    ScoringModel,
+    UnknownModelError,
+    Verdict,
+    default_registry,
+    get_model,
+    parse_ref,
+)
 from icarus.store import Store
 from icarus.store.model_tables import CheckModel, ModelResult
 from icarus.web.model import OtherModelResult
@@ -39,34 +48,56 @@ __all__ = [
 
 
 MAX_MODELS = 16
-URL_PATTERN: Final = r"^[Hh][Tt][Tt][Pp][Ss]?://[^\s\\]+$"  # http(s), any letter case; no space or backslash
+# What the server accepts of each field, as the patterns the schema publishes (ASCII classes and escapes
+# only, so they read the same in the schema's dialect and in Python). A url: http(s) in any letter case,
+# then no whitespace, control character or backslash (the fetch guard's refusals). A post: an id or an
+# x.com/twitter.com status URL, without whitespace anywhere.
+URL_PATTERN: Final = rf"^[Hh][Tt][Tt][Pp][Ss]?://[^{SPACE_CLASS}\x00-\x1f\x7f\\]*$"
+POST_PATTERN: Final = (
+    r"^(?:[0-9]{1,25}|https?://(?:www\.|mobile\.)?(?:x|twitter)\.com/"
+    rf"[^/{SPACE_CLASS}]+/status(?:es)?/[0-9]{{1,25}}(?:[/?#][^{SPACE_CLASS}]*)?)$"
+)
+SUBJECT_FIELDS: Final = tuple(kind.value for kind in InputKind)  # exactly one of them is given
 
 
-def _submission_schema(schema: dict[str, Any]) -> None:
-    """The request's schema says what the server refuses of each field: no empty url, post or text (a
-    ``minLength``), an http(s) url, and only a shipped policy (an ``enum``)."""
+def _narrow_strings(schema: dict[str, Any]) -> None:
+    """No empty url, post or text (a ``minLength``), a url and a post as the server reads them (a
+    ``pattern``), only a shipped policy and only registered models, each once (an ``enum``)."""
     narrowing: dict[str, dict[str, Any]] = {
         "text": {"minLength": 1},
         "url": {"minLength": 1, "pattern": URL_PATTERN},
-        "post": {"minLength": 1},
+        "post": {"minLength": 1, "pattern": POST_PATTERN},
         "policy": {"enum": sorted(POLICY_FILES)},
     }
+    properties = schema.get("properties", {})
     for name, extra in narrowing.items():
-        for branch in schema.get("properties", {}).get(name, {}).get("anyOf", []):
+        for branch in properties.get(name, {}).get("anyOf", []):
             if branch.get("type") == "string":
                 branch.update(extra)
+    for branch in properties.get("models", {}).get("anyOf", []):
+        if branch.get("type") == "array":
+            branch.update({"minItems": 1, "uniqueItems": True})
+            branch["items"] = {"type": "string", "enum": default_registry().refs()}
 
 
 class CheckSubmission(CheckInput):
     """A check request that may also name models to score the same ledger under, besides its policy."""
 
-    model_config = ConfigDict(json_schema_extra=_submission_schema)
+    model_config = ConfigDict(json_schema_extra=schema_rules(_narrow_strings, exactly_one_of(SUBJECT_FIELDS)))
 
     models: list[Annotated[str, Field(max_length=64)]] | None = Field(
         default=None,
         max_length=MAX_MODELS,
         description="More models (name@version) to score the check's ledger under; see /v1/models.",
     )
+
+    @field_validator("post", mode="before")
+    @classmethod
+    def _post_as_published(cls, value: Any) -> Any:
+        # Stricter than tweet_id_from (which strips spaces and reads any Unicode digit): what the schema says.
+        if isinstance(value, str) and re.fullmatch(POST_PATTERN, value) is None:
+            raise ValueError("post must be an X post id (digits) or an x.com/twitter.com status URL")
+        return value
 
     def stored(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True, exclude={"policy", "models"})

@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, Field
 
+from icarus.store.engine import storable
+
 __all__ = [
     "CheckAccepted",
     "CheckList",
@@ -125,14 +127,8 @@ class PolicyOut(BaseModel):
     config: dict[str, Any]
 
 
-def _no_nul(value: str) -> str:
-    # the note is stored with the run and its version, and PostgreSQL text columns cannot hold NUL
-    if "\x00" in value:
-        raise ValueError("a note cannot contain NUL characters")
-    return value
-
-
-Note = Annotated[str, Field(max_length=2000), AfterValidator(_no_nul)]
+# A NUL in a note is kept as U+FFFD, as the store keeps it in every other text (icarus.store.engine).
+Note = Annotated[str, Field(max_length=2000), AfterValidator(storable)]
 
 
 class RecheckIn(BaseModel):

@@ -33,6 +33,9 @@ from icarus.debates.model import (
     SubQuestion,
     Verdict,
 )
+from icarus.request_schema import not_both, not_nullable
+from icarus.store.engine import storable
+from icarus.store.tables import INTEGER_MAX
 
 __all__ = [
     "ADMIN_ONLY_FIELDS",
@@ -78,14 +81,9 @@ DebateId = Annotated[
 ]
 
 
-def _no_nul(value: str) -> str:
-    # PostgreSQL text columns cannot hold NUL
-    if "\x00" in value:
-        raise ValueError("text cannot contain NUL characters")
-    return value
-
-
-Text = Annotated[str, AfterValidator(_no_nul)]
+# A NUL is kept as U+FFFD, as the store keeps it in every text it writes (icarus.store.engine), also
+# inside the JSON a debate's settings and speaker map are stored as.
+Text = Annotated[str, AfterValidator(storable)]
 
 
 class _In(BaseModel):
@@ -132,9 +130,26 @@ class DebateCreate(DebateSettings):
         return DebateSettings.model_validate(self.model_dump(exclude={"title", HELD_AT_FIELD}))
 
 
+# Settings PATCH may leave out but never set to null (a weight or the country may be: null clears it).
+_NEVER_NULL: Final = (
+    "title",
+    "escalate_enabled",
+    "escalate_max_steps",
+    "speaker_gate_enabled",
+    "provisional_claim_verdict",
+    "elector_enabled",
+    "primary_source_policy",
+    "research_modes",
+    "language",
+    "held_at",
+)
+
+
 class DebateUpdate(_In):
     """``PATCH /v1/debates/{id}``: the fields named are replaced, the others kept. A weight set to null
-    goes back to the default (no bias)."""
+    goes back to the default (no bias); the other settings may be left out but not set to null."""
+
+    model_config = ConfigDict(json_schema_extra=not_nullable(*_NEVER_NULL))
 
     title: Text | None = Field(default=None, max_length=512)
     research_modes: list[ResearchMode] | None = Field(
@@ -160,19 +175,7 @@ class DebateUpdate(_In):
     _modes = field_validator("research_modes", mode="after")(_distinct)
     _one_name = model_validator(mode="before")(_one_name_for_held_at)
 
-    @field_validator(
-        "title",
-        "escalate_enabled",
-        "escalate_max_steps",
-        "speaker_gate_enabled",
-        "provisional_claim_verdict",
-        "elector_enabled",
-        "primary_source_policy",
-        "research_modes",
-        "language",
-        "held_at",
-        mode="before",
-    )
+    @field_validator(*_NEVER_NULL, mode="before")
     @classmethod
     def _not_null(cls, value: Any) -> Any:
         if value is None:
@@ -198,7 +201,8 @@ class ModelWeightsIn(_In):
 
 
 SpeakerLabel = Annotated[str, Field(min_length=1, max_length=128)]
-SpeakerName = Annotated[Text, Field(min_length=1, max_length=200)]
+# Not cleaned: the speaker rules refuse control characters in a name, NUL among them (a 422 naming it).
+SpeakerName = Annotated[str, Field(min_length=1, max_length=200)]
 
 
 class SpeakerMapIn(_In):
@@ -221,6 +225,8 @@ class ClaimIn(_In):
     """``POST /v1/claim``: add a claim to a debate, or check one again (another method, the same method
     again, or in English and Spanish too). Name one ``research_mode`` or a list of ``research_modes``, or
     neither for the debate's methods; see ``icarus.debates.rechecks``."""
+
+    model_config = ConfigDict(json_schema_extra=not_both("research_mode", "research_modes"))
 
     text: Text = Field(min_length=1, max_length=2000)
     debate_id: DebateId
@@ -295,7 +301,7 @@ class TranslationIn(_In):
 class CorrectionIn(_In):
     """A reviewer's verdict for one research panel, shown beside the method's own."""
 
-    verdict: Verdict
+    verdict: Verdict = Field(json_schema_extra={"not": {"const": Verdict.PENDING.value}})
     note: str | None = Field(default=None, max_length=2_000, description="Why, in a sentence or two.")
 
     @field_validator("verdict")
@@ -310,7 +316,7 @@ class WinnerIn(_In):
     """Choose (or reject a choice of) the panel that answers for a claim; it overrides the automatic answer."""
 
     debate_id: DebateId
-    panel_id: int = Field(ge=1, le=2**63 - 1)
+    panel_id: int = Field(ge=1, le=INTEGER_MAX, description="A research panel's id.")
 
 
 # ---- answers -------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from icarus.evidenceverify.search import independent_search
 from icarus.evidenceverify.service import evidence_verify
 from icarus.judges.protocol import Judge
 from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE, JudgeConfigError, create_judge
+from icarus.request_schema import exactly_one_of
 from icarus.research.registry import configured_providers
 from icarus.scoring.evidenceverify.criticality import OfflineCriticalityJudge
 from icarus.scoring.evidenceverify.models import (
@@ -47,10 +48,15 @@ VERIFICATION_ID: Final = r"^ev-[0-9a-f]{20}$"
 VerificationId = Annotated[str, Path(pattern=VERIFICATION_ID, description="EvidenceVerify result id.")]
 
 
-class EvidenceVerifyIn(BaseModel):
-    """A claim item and exactly one of ``store`` and ``store_id``."""
+_STORES: Final = ("store", "store_id")  # where the evidence comes from: exactly one is given
 
-    model_config = ConfigDict(extra="forbid")
+
+class EvidenceVerifyIn(BaseModel):
+    """A claim item and exactly one of ``store`` and ``store_id``; ``store_revision`` only with ``store_id``."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra=exactly_one_of(_STORES, needs={"store_revision": "store_id"})
+    )
     claim: ClaimItem
     store: EvidenceStore | None = Field(default=None, description="An evidence store (evidence_store.json).")
     store_id: str | None = Field(default=None, pattern=STORE_ID, description="A stored evidence store.")
@@ -69,7 +75,7 @@ class EvidenceVerifyIn(BaseModel):
 
     @model_validator(mode="after")
     def _one_store(self) -> "EvidenceVerifyIn":
-        given = [name for name in ("store", "store_id") if getattr(self, name) is not None]
+        given = [name for name in _STORES if getattr(self, name) is not None]
         if len(given) != 1:
             raise ValueError(f"give exactly one of store, store_id (got {', '.join(given) or 'none'})")
         if self.store_revision is not None and self.store_id is None:

@@ -31,6 +31,7 @@ from icarus.ledger.document import parse_ledger
 from icarus.lvf.llm import assessor_from_settings
 from icarus.lvf.repository import ChallengeView, LvfRepository, RateLimited, StoredRun, UnknownRecord
 from icarus.reputation.manual import default_registry as reputation_registry
+from icarus.request_schema import exactly_one_of
 from icarus.scoring.lvf.challenge_evidence import FedChallenge, feed_challenge
 from icarus.scoring.lvf.challenges import (
     SUBMITTER_PATTERN,
@@ -54,10 +55,20 @@ ChallengeId = Annotated[str, PathParam(pattern=r"^ch-[0-9a-f]{16}$", description
 LVF_VERSIONS: Final = tuple(sorted(CONFIG_FILES))
 
 
-class LvfRunIn(BaseModel):
-    """Give exactly one of ``ledger`` and ``check_id``."""
+# A review or a response: the challenge must exist and be in a state that takes this step.
+_CHALLENGE_STEP: Final[dict[int | str, dict[str, Any]]] = {
+    404: {"description": "Unknown challenge"},
+    409: {"description": "The challenge's state does not allow this step, or the submission is refused"},
+}
+_RUN_INPUTS: Final = ("ledger", "check_id")  # what a run assesses: exactly one is given
 
-    model_config = ConfigDict(extra="forbid")
+
+class LvfRunIn(BaseModel):
+    """Give exactly one of ``ledger`` and ``check_id``; ``check_version`` only with ``check_id``."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra=exactly_one_of(_RUN_INPUTS, needs={"check_version": "check_id"})
+    )
     ledger: dict[str, Any] | None = Field(
         default=None, description="An evidence ledger (icarus schema ledger)."
     )
@@ -79,7 +90,7 @@ class LvfRunIn(BaseModel):
 
     @model_validator(mode="after")
     def _one_input(self) -> "LvfRunIn":
-        given = [name for name in ("ledger", "check_id") if getattr(self, name) is not None]
+        given = [name for name in _RUN_INPUTS if getattr(self, name) is not None]
         if len(given) != 1:
             raise ValueError(f"give exactly one of ledger, check_id (got {', '.join(given) or 'none'})")
         if self.check_version is not None and self.check_id is None:
@@ -366,7 +377,7 @@ def build_lvf_router(
             raise _not_found(exc) from None
         return {"challenge_id": challenge_id, "voter": voter, "counted": counted}
 
-    @router.post("/challenges/{challenge_id}/reviews", responses={404: {"description": "Unknown challenge"}})
+    @router.post("/challenges/{challenge_id}/reviews", responses=_CHALLENGE_STEP)
     def review(challenge_id: ChallengeId, body: ReviewIn, caller: Reviewer) -> dict[str, Any]:
         """A reviewer's decision: request-more-info, reject or accept. The note stays private."""
         try:
@@ -377,9 +388,7 @@ def build_lvf_router(
             raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
         return {"challenge_id": challenge_id, "state": state.value}
 
-    @router.post(
-        "/challenges/{challenge_id}/responses", responses={404: {"description": "Unknown challenge"}}
-    )
+    @router.post("/challenges/{challenge_id}/responses", responses=_CHALLENGE_STEP)
     def respond(challenge_id: ChallengeId, body: ChallengeSubmission, _caller: Api) -> dict[str, Any]:
         """The submitter adds what a reviewer asked for; the challenge is queued again."""
         try:

@@ -13,6 +13,7 @@ from typing import Any, Final, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from icarus.jsonlines import json_error_reason
+from icarus.request_schema import only_with
 from icarus.scoring.canonical import canonical_json, sha256_hex
 
 __all__ = [
@@ -114,6 +115,10 @@ _PRIORITY_BY_FLAG = {
 
 class EvidenceRecord(_Doc):
     """One evidence item in ``evidence_store.json``."""
+
+    model_config = ConfigDict(
+        json_schema_extra=only_with("social_credibility_flag", "source_type", SourceType.TWITTER.value)
+    )
 
     evidence_id: str = Field(min_length=1)
     url: str = Field(

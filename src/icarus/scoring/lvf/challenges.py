@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from icarus.request_schema import SPACE_CLASS
 from icarus.scoring.lvf.config import ChallengeLimits
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
 ]
 
 SUBMITTER_PATTERN = r"^[A-Za-z0-9_.:@-]{1,128}$"
+EVIDENCE_URL_PATTERN = rf"^[Hh][Tt][Tt][Pp][Ss]?://[^{SPACE_CLASS}]*$"
 
 
 class ChallengeError(ValueError):
@@ -52,7 +54,12 @@ class ChallengeError(ValueError):
 class SubmittedEvidence(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    url: str = Field(min_length=1, max_length=2048, description="An http(s) address of the evidence.")
+    url: str = Field(
+        min_length=1,
+        max_length=2048,
+        description="An http(s) address of the evidence.",
+        json_schema_extra={"pattern": EVIDENCE_URL_PATTERN},  # what _http below accepts, published
+    )
     title: str = Field(default="", max_length=500)
     publisher: str = Field(default="", max_length=200)
     excerpt: str = Field(min_length=1, description="The passage that bears on the claim, quoted exactly.")
