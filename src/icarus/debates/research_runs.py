@@ -35,6 +35,7 @@ log = logging.getLogger("icarus.debates")
 
 FENCED: Final = "fenced: this panel was answered or taken over by another worker"
 ERROR_MAX_CHARS: Final = 2000
+PANEL_FAILED: Final = "the method raised an error on every attempt; the worker's log has the error"
 
 
 def research_panel(
@@ -161,12 +162,21 @@ class _Run:
         """A method raised: retry after a backoff; after the last attempt answer unverifiable, saying why."""
         lease = self.lease
         if lease.attempt - row.search_failures >= self.config.max_attempts:
+            # The trace is published with the panel: it says what happened in words; the error itself,
+            # which may quote queries, addresses or internals, goes to the log only.
+            log.warning(
+                "panel %s (%s) failed on its last attempt %s",
+                row.id,
+                row.research_mode,
+                lease.attempt,
+                exc_info=exc,
+            )
             failed = Panel(
                 research_mode=row.research_mode,
                 verdict=Verdict.UNVERIFIABLE,
                 confidence=0.0,
                 explanation=f"This method could not run ({type(exc).__name__}); nothing it found is shown.",
-                trace={"failed": f"{type(exc).__name__}: {exc}"[:ERROR_MAX_CHARS], "attempts": lease.attempt},
+                trace={"failed": PANEL_FAILED, "attempts": lease.attempt},
             )
             return self.complete(failed)
         now = self.clock()
