@@ -199,9 +199,12 @@ def _components(
 
 
 def runs_of(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The runs a file holds: a model result's ``runs``, a list of runs, or one run record."""
+    """The runs a file holds: a model result's ``runs``, a list of runs, an API view's ``record``, or one
+    run record."""
     if isinstance(data, list):
         return data
+    if "record" in data:
+        return [data["record"]]
     if "runs" in data:
         runs: list[dict[str, Any]] = data["runs"]
         return runs

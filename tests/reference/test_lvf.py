@@ -118,3 +118,10 @@ def test_the_commands_run_with_the_engine_unimportable(tmp_path: Path) -> None:
         [sys.executable, "-I", "-c", BLOCKED, "check", str(record)], capture_output=True, text=True, cwd=ROOT
     )
     assert checked.returncode == 1 and "differs in score" in checked.stdout
+
+
+def test_an_api_view_is_read_by_its_full_record() -> None:
+    """GET /v1/lvf/runs/{id} serves the stored record under ``record`` to a caller who may see it."""
+    (run,) = _published(ROOT / "examples" / "ledgers" / "wire-pickups.json", "lvf@3.0")["runs"]
+    view = {"run_id": 7, "summary": {}, "record": run}
+    assert lvf.differing(view, lvf.score(view)) == [(run["claim_id"], [])]

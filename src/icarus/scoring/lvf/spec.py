@@ -31,8 +31,9 @@ page and reads its constants from those config blocks.
 ## Inputs
 
 A recomputation reads, per run (one claim of one ledger), the fields below, exactly as the run record
-(`icarus lvf score --json`, `GET /v1/lvf/runs/{{id}}`, or each entry of `runs` in an
-`icarus score --model lvf@VER --json` result) stores them. Checkworthiness, the assessors' scores and the
+stores them: what `icarus lvf score --json` and `icarus lvf show RUN_ID --json` print, the `record` of
+`GET /v1/lvf/runs/{{id}}` (for a caller who may see the full record), or each entry of `runs` in an
+`icarus score --model lvf@VER --json` result. Checkworthiness, the assessors' scores and the
 clustering of evidence into independent origins are inputs: typed judges and the provenance graph produce
 them, and a recomputation takes them as given.
 
