@@ -3,7 +3,7 @@
 Two checks. The static one reads every import statement under ``src/icarus/scoring`` (function-level ones
 included), so a lazy import cannot hide an edge. The runtime one imports every scoring module in a fresh
 interpreter and looks at what got loaded, so an edge through another package is caught too. The judge
-trainers import the runtime; the runtime never imports them.
+trainers import the runtime; the runtime never imports them. And no module of ``src/`` is over 700 lines.
 """
 
 from __future__ import annotations
@@ -132,3 +132,37 @@ def test_the_runtime_never_imports_the_trainers() -> None:
         if any(_within(name, ("icarus_training",)) for name in imported_names(path))
     )
     assert offenders == []
+
+
+# --- module size ----------------------------------------------------------------------------------------
+
+MAX_MODULE_LINES = 700
+"""A module longer than this holds more than one idea: split it by responsibility."""
+
+SOURCE_FILES = sorted(SRC.rglob("*.py"))
+
+
+def modules_over(paths: list[Path], root: Path = SRC, limit: int = MAX_MODULE_LINES) -> dict[str, int]:
+    """Each module of ``paths`` longer than ``limit`` lines, named from ``root``, with its length."""
+    counts = {
+        str(path.relative_to(root)): len(path.read_text(encoding="utf-8").splitlines()) for path in paths
+    }
+    return {name: count for name, count in counts.items() if count > limit}
+
+
+def test_the_size_scan_sees_every_package_of_src() -> None:
+    tops = {path.relative_to(SRC).parts[0] for path in SOURCE_FILES}
+    assert {"icarus", "icarus_training"} <= tops
+    assert len(SOURCE_FILES) > 300
+
+
+def test_no_module_of_src_is_over_700_lines() -> None:
+    over = modules_over(SOURCE_FILES)
+    assert over == {}, f"split these modules by responsibility (at most {MAX_MODULE_LINES} lines each)"
+
+
+def test_the_size_check_allows_700_lines_and_refuses_701(tmp_path: Path) -> None:
+    fits, too_long = tmp_path / "fits.py", tmp_path / "too_long.py"
+    fits.write_text("a = 1\n" * MAX_MODULE_LINES, encoding="utf-8")
+    too_long.write_text("a = 1\n" * MAX_MODULE_LINES + "b = 2", encoding="utf-8")  # no final newline
+    assert modules_over([fits, too_long], tmp_path) == {"too_long.py": MAX_MODULE_LINES + 1}
