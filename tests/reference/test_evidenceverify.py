@@ -6,13 +6,18 @@ import json
 import subprocess
 import sys
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import typer
+from typer.testing import CliRunner
 
+from icarus.evidenceverify.cli import evidence_verify_command, verify_with_inputs
 from icarus.evidenceverify.service import evidence_verify
 from icarus.judges.offline import OfflineLexicalJudge
-from icarus.ledger import Ledger
+from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
+from icarus.ledger import Ledger, Stance
 from icarus.research.excerpts import best_excerpt
 from icarus.scoring.evidenceverify import OfflineCriticalityJudge, load_claim, load_store
 from icarus.scoring.evidenceverify.model import EvidenceVerifyModel
@@ -150,3 +155,71 @@ def test_the_commands_run_with_the_engine_unimportable(tmp_path: Path) -> None:
         [sys.executable, "-I", "-c", BLOCKED, "check", str(record)], capture_output=True, text=True, cwd=ROOT
     )
     assert checked.returncode == 1 and "differs in status" in checked.stdout
+
+
+@pytest.mark.parametrize(
+    ("claim", "extra"), [("claim.json", []), ("claim-contested.json", ["--independent-search"])]
+)
+def test_the_command_with_inputs_is_checked_without_the_engine(
+    claim: str, extra: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`icarus evidence-verify --with-inputs` carries the plain --json result and what it read; the
+    engine-less reference agrees with it."""
+    monkeypatch.delenv("ICARUS_LLM_BASE_URL", raising=False)
+    monkeypatch.delenv("ICARUS_LLM_MODEL", raising=False)
+    monkeypatch.setenv("ICARUS_DATA_DIR", str(tmp_path))  # no local corpus: the search does not run
+    app = typer.Typer()
+    app.command()(evidence_verify_command)
+    args = ["--claim", str(EXAMPLES / claim), "--store", str(EXAMPLES / "evidence_store.json"), *extra]
+    args += ["--as-of", "2026-08-01T00:00:00Z"]
+    plain = CliRunner().invoke(app, [*args, "--json"])
+    both = CliRunner().invoke(app, [*args, "--with-inputs"])
+    assert plain.exit_code == both.exit_code == 0, plain.output + both.output
+    record = json.loads(both.output)
+    assert record["claims"] == [json.loads(plain.output)]
+    path = tmp_path / "record.json"
+    path.write_text(both.output, "utf-8")
+    checked = subprocess.run(
+        [sys.executable, "-I", "-c", BLOCKED, "check", str(path)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert checked.returncode == 0 and "1 of 1 agree" in checked.stdout, checked.stdout + checked.stderr
+
+
+class _Fickle:
+    """A judge that changes its mind on every question asked: support, then refute, then support..."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def stance(self, request: JudgeRequest) -> StanceVerdict:
+        self.asked += 1
+        stance = Stance.SUPPORT if self.asked % 2 else Stance.REFUTE
+        return StanceVerdict(
+            claim_id=request.claim_id,
+            evidence_id=request.evidence_id,
+            stance=stance,
+            confidence=Decimal("0.9"),
+            inference_hops=0,
+            raw_answer="fickle",
+            provider="fickle",
+            version="1",
+            calibration_id="none",
+            prompt_hash="",
+        )
+
+    def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
+        return []
+
+
+def test_the_inputs_hold_the_answers_the_result_read_even_from_a_judge_that_changes_its_mind() -> None:
+    judge = _Fickle()
+    record = verify_with_inputs(
+        load_claim(EXAMPLES / "claim.json"),
+        load_store(EXAMPLES / "evidence_store.json"),
+        judge,
+        (),
+        False,
+        datetime(2026, 8, 1, tzinfo=UTC),
+    )
+    assert judge.asked == len(record["inputs"][0]["records"])  # each question asked once
+    assert evidenceverify.score(record)["claims"] == record["claims"]

@@ -2,29 +2,39 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
+from icarus.evidenceverify.search import independent_search as run_search
 from icarus.evidenceverify.service import evidence_verify
+from icarus.judges.protocol import Judge
 from icarus.judges.registry import JudgeConfigError, create_judge
+from icarus.research.excerpts import best_excerpt
+from icarus.research.providers import SearchProvider
 from icarus.research.registry import configured_providers
 from icarus.scoring.evidenceverify.criticality import OfflineCriticalityJudge
 from icarus.scoring.evidenceverify.models import (
+    ClaimItem,
+    EvidenceStore,
     InputError,
     VerificationResult,
     load_claim,
     load_evidenceverify_config,
     load_store,
 )
+from icarus.scoring.evidenceverify.trace import RememberingJudge, verification_inputs
+from icarus.scoring.evidenceverify.verify import search_needed
 from icarus.settings import Settings
 
-__all__ = ["DEFAULT_STANCE_JUDGE", "evidence_verify_command", "render_result"]
+__all__ = ["DEFAULT_STANCE_JUDGE", "evidence_verify_command", "render_result", "verify_with_inputs"]
 
 DEFAULT_STANCE_JUDGE = "offline-lexical@1"
 """The offline judge for cross-source agreement: it reads negations and conflicting figures in a snippet."""
@@ -52,6 +62,49 @@ def render_result(result: VerificationResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def verify_with_inputs(
+    claim: ClaimItem,
+    store: EvidenceStore,
+    judge: Judge,
+    providers: Sequence[SearchProvider],
+    requested: bool,
+    as_of: datetime,
+) -> dict[str, Any]:
+    """The result and the inputs its status rules read, shaped like the registered model's result. The
+    judge remembers its answers and the search runs once, so the inputs are exactly what the rules read."""
+    config = load_evidenceverify_config()
+    remembering, criticality = RememberingJudge(judge), OfflineCriticalityJudge()
+    searched = None
+    if search_needed(claim, store, requested):
+        searched = run_search(claim, store, providers, config, as_of)
+    result = evidence_verify(
+        claim,
+        store,
+        config,
+        stance_judge=remembering,
+        criticality_judge=criticality,
+        providers=providers,
+        independent=requested,
+        as_of=as_of,
+        searched=searched,
+    )
+    inputs = verification_inputs(
+        claim,
+        store,
+        stance_judge=remembering,
+        excerpt=best_excerpt,
+        criticality=criticality.criticality(claim, config),
+        search=searched,
+        independent_search_requested=requested,
+    )
+    return {
+        "model": result.model,
+        "config_hash": result.config_hash,
+        "claims": [result.model_dump(mode="json")],
+        "inputs": [inputs],
+    }
+
+
 def evidence_verify_command(
     claim: Annotated[
         Path, typer.Option("--claim", help="Claim item JSON file (claim_id, text, evidence_ids).")
@@ -75,6 +128,14 @@ def evidence_verify_command(
     as_of: Annotated[
         str | None, typer.Option("--as-of", help="UTC time the search speaks for (ISO 8601); default now.")
     ] = None,
+    with_inputs: Annotated[
+        bool,
+        typer.Option(
+            "--with-inputs",
+            help="Print JSON with the inputs the status rules read beside the result, for "
+            "python -m reference check (docs/spec/evidenceverify.md).",
+        ),
+    ] = False,
 ) -> None:
     """Verify a debate claim against the evidence it cites: status, notes and confidence level."""
     try:
@@ -99,6 +160,23 @@ def evidence_verify_command(
         stance_judge = create_judge(judge, settings)
     except JudgeConfigError as exc:
         _fail(str(exc))
+        return
+    if with_inputs:
+        sys.stdout.write(
+            json.dumps(
+                verify_with_inputs(
+                    claim_item,
+                    evidence,
+                    stance_judge,
+                    configured_providers(settings),
+                    independent_search,
+                    moment,
+                ),
+                indent=2,
+                ensure_ascii=False,
+            )
+            + "\n"
+        )
         return
     result = evidence_verify(
         claim_item,

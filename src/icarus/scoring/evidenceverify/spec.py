@@ -28,7 +28,8 @@ reads its constants from those blocks.
 ## Inputs
 
 Per claim, one input document. `icarus score LEDGER.json --model evidenceverify@1.0 --json` (and a
-stored check's result under that model) publishes one per claim under `inputs`, beside `claims`.
+stored check's result under that model) publishes one per claim under `inputs`, beside `claims`, and so
+does `icarus evidence-verify --with-inputs` for the claim it verifies.
 
 | field | meaning |
 |---|---|

@@ -3,14 +3,17 @@
 The clustering (each record's and hit's independence key) and the judging (each stance answer) are done
 here, by the engine's own functions; the status rules then need nothing else, so a published result can be
 recomputed from these inputs without the engine. The judge is asked the same questions ``verify_claim``
-asks it; the registered model's judge reads the ledger's recorded answers, so asking again is free.
+asks it: the registered model's judge reads the ledger's recorded answers, so asking again is free; a judge
+that might answer differently a second time (an LLM) is wrapped in ``RememberingJudge`` for both.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
-from icarus.judges.protocol import Judge, JudgeRequest
+from icarus.judges.parallel import WrappedTwin
+from icarus.judges.protocol import AttributionVerdict, Judge, JudgeRequest, StanceVerdict
 from icarus.scoring.canonical import format_decimal
 from icarus.scoring.evidenceverify.criticality import CriticalityAnswer
 from icarus.scoring.evidenceverify.models import ClaimItem, EvidenceStore
@@ -21,7 +24,39 @@ from icarus.scoring.evidenceverify.verify import (
     merge_by_url,
 )
 
-__all__ = ["verification_inputs"]
+__all__ = ["RememberingJudge", "verification_inputs"]
+
+
+class RememberingJudge:
+    """A stance judge that keeps every answer it gave, so asking again returns the answer the six steps
+    read. Its parallel twin (when the judge it wraps has one) shares the same memory."""
+
+    def __init__(
+        self,
+        base: Judge,
+        memory: dict[tuple[str, str, str, str], StanceVerdict] | None = None,
+        lock: threading.Lock | None = None,
+    ) -> None:
+        self._base = base
+        self._memory = {} if memory is None else memory
+        self._lock = lock or threading.Lock()
+        self._twin = WrappedTwin(lambda twin: RememberingJudge(twin, self._memory, self._lock))
+
+    def stance(self, request: JudgeRequest) -> StanceVerdict:
+        key = (request.claim_id, request.evidence_id, request.excerpt, request.evidence_text)
+        with self._lock:
+            known = self._memory.get(key)
+        if known is not None:
+            return known
+        verdict = self._base.stance(request)
+        with self._lock:
+            return self._memory.setdefault(key, verdict)
+
+    def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
+        return self._base.attribution(request)
+
+    def parallel_worker(self, requests: int) -> tuple[Judge, int]:
+        return self._twin.plan(self, self._base, requests)
 
 
 def _answer(
