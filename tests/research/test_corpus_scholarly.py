@@ -47,7 +47,9 @@ def test_H17_corpus_hits_carry_the_metadata_read_at_add_time(tmp_path: Path) -> 
     with LocalCorpus(tmp_path / "corpus.sqlite") as corpus:
         corpus.add([pages(tmp_path)])
         hits = {hit.title: hit for hit in corpus.search("container traffic Halden harbour")}
+        stored = corpus.get(hits["Harbour traffic"].doc_id)  # what recycled-image matches read
     journal = hits["Harbour traffic"].scholarly
+    assert stored is not None and stored.scholarly == journal
     assert journal is not None
     assert (journal.doi, journal.issn, journal.container_title) == (
         "10.5555/harbour.1",

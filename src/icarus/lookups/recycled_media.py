@@ -102,6 +102,7 @@ def with_recycled_images(
                         text=document.text,
                         publisher=document.publisher,
                         published_at=document.published_at,
+                        scholarly=document.scholarly,
                     )
                     ref = services.snapshots.put(
                         document.text.encode("utf-8"),

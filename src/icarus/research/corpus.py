@@ -132,6 +132,9 @@ class CorpusDocument(BaseModel):
     published_at: datetime | None
     source_path: str = Field(description="File it was read from.")
     source_id: str = Field(description="The record's own id in its source (JSONL doc_id or id), else ''.")
+    scholarly: ScholarlyMetadata | None = Field(
+        default=None, description="An HTML page's scholarly metadata, read when it was added (H16, H17)."
+    )
 
 
 class AddReport(BaseModel):
@@ -547,7 +550,8 @@ class LocalCorpus:
 
 
 _SELECT_DOCUMENT = (
-    "SELECT doc_id, kind, url, title, text, publisher, domain, published_at, source_path, source_id, id "
+    "SELECT doc_id, kind, url, title, text, publisher, domain, published_at, source_path, source_id, "
+    "scholarly, id "
     "FROM documents"
 )
 
@@ -595,6 +599,7 @@ def _document(row: tuple[Any, ...]) -> CorpusDocument:
         published_at=datetime.fromisoformat(row[7]) if row[7] else None,
         source_path=row[8],
         source_id=row[9],
+        scholarly=_scholarly(row[10]),
     )
 
 

@@ -168,6 +168,7 @@ class _Ricochet:
             publisher=page.publisher or (row.publisher if row else ""),
             published_at=page.published_at or (row.published_at if row else None),
             links=page.links,
+            scholarly=page.scholarly,
         )
         item = build_evidence_item(
             document,
