@@ -15,7 +15,7 @@ import pytest
 
 from icarus.fetching import SafeFetcher, SnapshotStore
 from icarus.ledger import LookupStatus
-from icarus.lookups.drift import DriftLookup
+from icarus.lookups.drift import MISSES_TO_HOLD, DriftLookup
 from icarus.lookups.rdap import RdapLookup
 from icarus.lookups.reachability import Reachability
 from icarus.lookups.scholarly import CrossrefUpdatesLookup
@@ -124,3 +124,21 @@ def test_a_drift_page_under_a_reserved_name_is_not_fetched(tmp_path: Path) -> No
     lookup = DriftLookup(fetcher, SnapshotStore(tmp_path), min_chars=100)
     result = lookup.lookup(item("a", url="https://northwire.example/story"))
     assert result.status is LookupStatus.NOT_RUN and "reserved name" in result.detail
+
+
+def test_drift_stops_asking_after_pages_in_a_row_cannot_be_reached(refused: str, tmp_path: Path) -> None:
+    fetcher = SafeFetcher(allow_loopback_for_tests=True, sleep=lambda _seconds: None)
+    lookup = DriftLookup(fetcher, SnapshotStore(tmp_path), min_chars=100, max_seconds=TIMEOUT_S)
+    results = [lookup.lookup(item(f"e{n}", url=f"{refused}/story/{n}")) for n in range(MISSES_TO_HOLD + 2)]
+    assert {r.status for r in results} == {LookupStatus.NOT_RUN}
+    assert all(r.detail.startswith("page not reached") for r in results[:MISSES_TO_HOLD])
+    assert all("evidence pages could not be reached" in r.detail for r in results[MISSES_TO_HOLD:])
+
+
+def test_a_drift_page_that_never_answers_is_not_run_within_its_time(silent: str, tmp_path: Path) -> None:
+    fetcher = SafeFetcher(allow_loopback_for_tests=True, sleep=lambda _seconds: None)
+    lookup = DriftLookup(fetcher, SnapshotStore(tmp_path), min_chars=100, max_seconds=TIMEOUT_S)
+    started = time.monotonic()
+    result = lookup.lookup(item("a", url=f"{silent}/story"))
+    assert result.status is LookupStatus.NOT_RUN and result.detail.startswith("page not reached")
+    assert time.monotonic() - started < TIMEOUT_S * 4

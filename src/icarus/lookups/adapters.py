@@ -131,7 +131,13 @@ def registry_from_settings(
         if drift_archive is None and settings.resolved_archive_url:
             drift_archive = WaybackArchive(settings.resolved_archive_url, drift_fetcher)
         min_chars = (policy or load_policy(settings.policy)).media.soft_404_min_chars
-        return DriftLookup(drift_fetcher, store, min_chars=min_chars, archive=drift_archive)
+        return DriftLookup(
+            drift_fetcher,
+            store,
+            min_chars=min_chars,
+            archive=drift_archive,
+            max_seconds=settings.fetch_timeout_s,
+        )
 
     builders = {
         LookupName.RDAP: rdap,

@@ -12,8 +12,10 @@ Observations, for the policy to act on (icarus@1.1):
 - ``excerpt_still_present``: the item's exact excerpt can still be found in the new text; false excludes it.
 
 A page that is gone (HTTP 404 or 410) has changed and no longer shows the excerpt. A page whose host cannot
-be resolved, connected to or heard from in time is "not run"; other failures are ``error`` results. The
-rules ignore both. A page under a name reserved for examples and tests is not fetched. The new capture is stored as a snapshot of its own and named in the
+be resolved, connected to or heard from within ``max_seconds`` (retries included) is "not run"; after
+``MISSES_TO_HOLD`` such pages in a row the machine is taken to be off the network, and drift is not run for
+a while (``reachability``). Other failures are ``error`` results. The rules ignore both. A page under a name
+reserved for examples and tests is not fetched. The new capture is stored as a snapshot of its own and named in the
 detail: the original snapshot is never replaced. The adapter never raises.
 """
 
@@ -26,8 +28,10 @@ from urllib.parse import urlsplit
 from icarus.fetching import (
     ArchiveSource,
     BadStatus,
+    BudgetExceeded,
     ConnectFailed,
     ExtractionError,
+    FetchBudget,
     FetchError,
     FetchResult,
     FetchTimeout,
@@ -38,11 +42,14 @@ from icarus.fetching import (
     extract_page,
 )
 from icarus.ledger import EvidenceItem, LookupName, LookupResult, LookupStatus
-from icarus.lookups.reachability import reserved_name
+from icarus.lookups.reachability import Reachability, reserved_name
 from icarus.scoring.icarus.markers import NOT_FOUND_TITLE
 
 PROVIDER = "drift@1"
 GONE_STATUSES = frozenset({404, 410})
+MISSES_TO_HOLD = 3
+DEFAULT_MAX_SECONDS = 15.0
+UNREACHED = (ResolutionFailed, ConnectFailed, FetchTimeout, BudgetExceeded)
 _SPACE = re.compile(r"\s+")
 
 
@@ -71,11 +78,15 @@ class DriftLookup:
         *,
         min_chars: int,
         archive: ArchiveSource | None = None,
+        max_seconds: float = DEFAULT_MAX_SECONDS,
     ) -> None:
         self.fetcher = fetcher
         self.snapshots = snapshots
         self.min_chars = min_chars
         self.archive = archive
+        self.max_seconds = max_seconds
+        self._reach = Reachability("evidence pages")
+        self._misses = 0
 
     def _result(self, status: LookupStatus, detail: str, **observed: object) -> LookupResult:
         return LookupResult(
@@ -90,9 +101,14 @@ class DriftLookup:
         host = urlsplit(item.url).hostname or ""
         if reserved_name(host):
             return self._result(LookupStatus.NOT_RUN, f"{host} is a reserved name: no page is served there")
+        down = self._reach.down()
+        if down is not None:
+            return self._result(LookupStatus.NOT_RUN, down)
         try:
             fetched, source = self._fetch(item.url)
+            self._misses = 0
         except BadStatus as exc:
+            self._misses = 0  # the host answered
             if exc.status in GONE_STATUSES:
                 return self._result(
                     LookupStatus.OK,
@@ -103,7 +119,11 @@ class DriftLookup:
                     excerpt_still_present=False,
                 )
             return self._result(LookupStatus.ERROR, f"HTTP {exc.status}: {exc}")
-        except (ResolutionFailed, ConnectFailed, FetchTimeout) as exc:
+        except UNREACHED as exc:
+            self._misses += 1
+            if self._misses >= MISSES_TO_HOLD:
+                self._misses = 0
+                self._reach.failed(exc)
             return self._result(LookupStatus.NOT_RUN, f"page not reached: {type(exc).__name__}: {exc}")
         except FetchError as exc:
             return self._result(LookupStatus.ERROR, f"{type(exc).__name__}: {exc}")
@@ -113,7 +133,7 @@ class DriftLookup:
 
     def _fetch(self, url: str) -> tuple[FetchResult | None, str]:
         try:
-            return self.fetcher.fetch(url), "live page"
+            return self.fetcher.fetch(url, budget=FetchBudget(1, self.max_seconds)), "live page"
         except BadStatus:
             raise
         except FetchError:
