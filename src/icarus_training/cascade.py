@@ -49,10 +49,10 @@ from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.metrics import accuracy, macro_f1
 from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest, to_confidence
-from icarus.judges.quarantine import quarantine
 from icarus.judges.stancesets import LabelledPair, Split
 from icarus.judges.trained import OfflineWordLlamaJudge, candidate_passages
 from icarus.ledger.judgments import Stance
+from icarus.llm.quarantine import quarantine
 from icarus_training.train import SELECTION_SETS, WEIGHTS_DIR, read_training_pairs
 
 SCRIPT_VERSION = "1"

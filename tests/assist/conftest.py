@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from icarus.judges.assist import ModelAssist
+from icarus.llm.assist import ModelAssist
 from tests.judges.conftest import FakeServer, fake_llm
 
 __all__ = ["FakeServer", "fake_llm", "route"]

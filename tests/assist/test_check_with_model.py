@@ -14,8 +14,8 @@ import pytest
 from icarus.capture import capture_text
 from icarus.fetching import SnapshotStore
 from icarus.judges import create_judge
-from icarus.judges.assist import ModelAssist
 from icarus.ledger import AssistOutcome, AssistStep
+from icarus.llm.assist import ModelAssist
 from icarus.pipeline.check import CheckServices, run_check
 from icarus.reports.render import render_markdown
 from icarus.reports.replay import replay

@@ -6,8 +6,8 @@ import pytest
 
 from icarus.claims import extract_claims
 from icarus.claims.proposals import find_claims, propose_spans
-from icarus.judges.assist import ModelAssist
 from icarus.ledger import AssistOutcome, AssistStep, Disposition, FieldName, NotAssessedReason
+from icarus.llm.assist import ModelAssist
 from tests.assist.conftest import FakeServer, route
 from tests.claims.helpers import subject_of, text_subject
 

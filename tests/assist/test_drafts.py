@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from icarus.judges.assist import ModelAssist
 from icarus.ledger import AssistOutcome, AssistStep, Ledger, load_ledger
+from icarus.llm.assist import ModelAssist
 from icarus.reports.drafts import attach_drafts, deterministic_explanation
 from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger

@@ -9,7 +9,6 @@ import pytest
 
 from icarus.claims.implied import checked_text, necessity_problem
 from icarus.claims.proposals import find_claims
-from icarus.judges.assist import ModelAssist
 from icarus.ledger import (
     AssistOutcome,
     Disposition,
@@ -20,6 +19,7 @@ from icarus.ledger import (
     Subject,
     parse_ledger,
 )
+from icarus.llm.assist import ModelAssist
 from icarus.scoring.icarus.config import load_policy
 from icarus.scoring.icarus.engine import score_ledger
 from tests.assist.conftest import FakeServer, route

@@ -6,9 +6,9 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from icarus.judges.assist import ModelAssist, assist_from_settings
-from icarus.judges.quarantine import data_block
 from icarus.ledger import AssistOutcome, AssistStep
+from icarus.llm.assist import ModelAssist, assist_from_settings
+from icarus.llm.quarantine import data_block
 from icarus.settings import Settings
 from tests.assist.conftest import FakeServer, user_text
 

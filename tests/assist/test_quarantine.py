@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from icarus.judges.quarantine import DATA_RULES, REMOVED_MARK, data_block, quarantine
+from icarus.llm.quarantine import DATA_RULES, REMOVED_MARK, data_block, quarantine
 from icarus.scoring.icarus.markers import INSTRUCTION_INJECTION
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "prompt-injection.json"

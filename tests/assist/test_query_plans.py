@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from icarus.judges.assist import ModelAssist
 from icarus.ledger import AssistOutcome, Claim, FieldName, Span
+from icarus.llm.assist import ModelAssist
 from icarus.research import PlannedQuery, QueryKind, plan_queries
 from icarus.research.query_plans import MAX_QUERY_CHARS, MAX_QUERY_WORDS, plan_for_claim
 from tests.assist.conftest import FakeServer, route

@@ -20,9 +20,9 @@ def test_every_public_name_is_imported_now_or_has_a_home() -> None:
     assert set(judges.__all__) == eager | set(judges._HOMES)
 
 
-def test_quarantine_is_the_function_even_after_its_module_is_imported() -> None:
-    importlib.import_module("icarus.judges.quarantine")
-    assert callable(judges.quarantine) and judges.quarantine.__name__ == "quarantine"
+def test_quarantine_is_the_llm_packages_function() -> None:
+    home = importlib.import_module("icarus.llm.quarantine")
+    assert judges.quarantine is home.quarantine and judges.Quarantined is home.Quarantined
 
 
 @pytest.mark.parametrize("name", sorted(judges._HOMES))

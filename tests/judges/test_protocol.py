@@ -13,11 +13,11 @@ from icarus.judges.protocol import (
     JudgeRequest,
     StanceVerdict,
     failed_stance,
-    prompt_hash,
     to_claim_judgment,
     to_confidence,
 )
 from icarus.ledger.judgments import JudgeProvenance, ScopeDimension, Stance
+from icarus.llm.client import prompt_hash
 
 PROVENANCE = JudgeProvenance(provider="p", version="v", calibration_id="c", prompt_hash="0" * 64)
 REQUEST = JudgeRequest(claim_id="c1", claim_text="x", evidence_id="e1")

@@ -96,7 +96,10 @@ class CheckSubmission(CheckInput):
     def _post_as_published(cls, value: Any) -> Any:
         # Stricter than tweet_id_from (which strips spaces and reads any Unicode digit): what the schema says.
         if isinstance(value, str) and re.fullmatch(POST_PATTERN, value) is None:
-            raise ValueError("post must be an X post id (digits) or an x.com/twitter.com status URL")
+            raise ValueError(
+                f"not an X post id or status URL: {value[:80]!r} (ASCII digits, or an x.com/twitter.com "
+                "status URL, with no spaces)"
+            )
         return value
 
     def stored(self) -> dict[str, Any]:

@@ -32,12 +32,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from icarus.claims.cues import claim_type, clause_disposition, event_date, joke_marker, normalize
 from icarus.claims.extract import ClaimSet, claim_fields, locate_quote
 from icarus.claims.figures import extract_figures
-from icarus.judges.assist import ModelAssist
-from icarus.judges.quarantine import data_block, quarantine
 from icarus.ledger.assistance import AssistStep, ModelStep
 from icarus.ledger.base import Span
 from icarus.ledger.claims import Claim, Disposition, Implication, NotAssessedReason
 from icarus.ledger.subject import Subject
+from icarus.llm.assist import ModelAssist
+from icarus.llm.quarantine import data_block, quarantine
 
 __all__ = [
     "MAX_FIELD_CHARS",

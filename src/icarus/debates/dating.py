@@ -13,10 +13,11 @@ refuses a date before ``EARLIEST_HELD_AT`` or more than ``FUTURE_TOLERANCE`` aft
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 from typing import Annotated, Any, Final
 
-from pydantic import AfterValidator, BeforeValidator, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BeforeValidator, TypeAdapter, ValidationError, WithJsonSchema
 
 from icarus.debates.errors import InvalidChange
 
@@ -39,8 +40,12 @@ EARLIEST_HELD_AT: Final = datetime(1900, 1, 1, tzinfo=UTC)
 """Older than any recorded debate a desk checks; an earlier date is a typing slip (``0020-10-22``)."""
 
 
+_NUMBER: Final = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
+
+
 def _text_or_moment(value: Any) -> Any:
-    if isinstance(value, bool | int | float):
+    # A number, or a string of one, is no date: pydantic would read "20201022" as seconds since 1970.
+    if isinstance(value, bool | int | float) or (isinstance(value, str) and _NUMBER.fullmatch(value.strip())):
         raise ValueError("must be an ISO 8601 date or timestamp (a string such as 2020-10-22), not a number")
     return value
 
@@ -49,7 +54,11 @@ def _to_utc(value: datetime) -> datetime:
     return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-HeldAt = Annotated[datetime, BeforeValidator(_text_or_moment), AfterValidator(_to_utc)]
+# Published as what it takes: a date or a timestamp (pydantic's own schema said timestamps only).
+_HELD_AT_SCHEMA: Final = {"type": "string", "anyOf": [{"format": "date-time"}, {"format": "date"}]}
+HeldAt = Annotated[
+    datetime, BeforeValidator(_text_or_moment), AfterValidator(_to_utc), WithJsonSchema(_HELD_AT_SCHEMA)
+]
 """A debate's date as a request names it: a date or timestamp, always UTC once read."""
 
 _HELD_AT: Final = TypeAdapter(HeldAt)

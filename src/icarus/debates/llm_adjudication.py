@@ -34,7 +34,7 @@ from icarus.debates.model import Verdict
 from icarus.debates.model_choice import ModelWeights
 from icarus.debates.research.base import LlmConfig
 from icarus.debates.research.llm import CallOutcome, DebateLLM, DebateLlmConfig, LLMCall, LLMRole
-from icarus.judges.quarantine import data_block, quarantine
+from icarus.llm.quarantine import data_block, quarantine
 
 __all__ = [
     "ANSWER_TIMEOUT_S",

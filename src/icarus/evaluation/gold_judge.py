@@ -30,10 +30,10 @@ from icarus.judges.protocol import (
     JudgeRequest,
     StanceVerdict,
     failed_stance,
-    prompt_hash,
 )
 from icarus.ledger import Stance
 from icarus.ledger.judgments import JudgeProvenance
+from icarus.llm.client import prompt_hash
 from icarus.scoring.labels import Label
 
 __all__ = ["CLAIM_SIDE", "GOLD_JUDGE", "GoldLabelJudge", "gold_label_judge"]

@@ -5,16 +5,16 @@ into ledger records; ``cross_encoder`` is the embedded default (a fine-tuned Min
 calibrated confidence); ``trained`` is the WordLlama judge (static embeddings, a small numpy head, the same
 calibration scheme), both trained by ``icarus_training`` and measured by ``evaluate``; ``offline`` is the lexical judge
 (deterministic, no weights); ``llm`` asks any OpenAI-compatible endpoint; ``parallel`` puts many requests to
-one judge at once; ``quarantine`` cleans text before a model reads it (H30); ``registry`` builds judges by
-versioned name.
+one judge at once; ``registry`` builds judges by versioned name. ``quarantine`` (H30) is
+``icarus.llm.quarantine``'s, named here too.
 """
 
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-# Imported now, not on first use: importing the submodule would otherwise bind the package's ``quarantine``
-# to the module rather than the function. It is small (regular expressions, no model).
-from icarus.judges.quarantine import Quarantined, quarantine
+# H30's quarantine lives with every other model call (``icarus.llm``); the judges' public names keep it. It
+# is small (regular expressions, no model).
+from icarus.llm.quarantine import Quarantined, quarantine
 
 if TYPE_CHECKING:
     from icarus.judges.cross_encoder import OfflineMiniLMJudge

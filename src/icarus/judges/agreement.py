@@ -75,8 +75,8 @@ def figures_support(request: JudgeRequest) -> bool:
     """Whether the claim's own figures, restated with the same direction, settle support in a passage the
     judges read (``figures.figure_side`` over ``trained.candidate_passages``, as the cross-encoder reads)."""
     from icarus.judges.figures import figure_side
-    from icarus.judges.quarantine import quarantine
     from icarus.judges.trained import candidate_passages
+    from icarus.llm.quarantine import quarantine
 
     claim = quarantine(request.claim_text).text
     passages = candidate_passages(

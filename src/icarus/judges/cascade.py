@@ -43,9 +43,9 @@ from icarus.judges.protocol import (
     component_answer,
     to_confidence,
 )
-from icarus.judges.quarantine import quarantine
 from icarus.judges.trained import OfflineWordLlamaJudge, WeightsError, candidate_passages
 from icarus.ledger.judgments import JudgeProvenance, Stance
+from icarus.llm.quarantine import quarantine
 
 __all__ = [
     "BRANCHES",

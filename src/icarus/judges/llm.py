@@ -26,18 +26,16 @@ from icarus.judges.protocol import (
     Recorder,
     StanceVerdict,
     failed_stance,
-    prompt_hash,
     to_confidence,
 )
-from icarus.judges.quarantine import DATA_RULES, Quarantined, data_block, quarantine
 from icarus.ledger.judgments import JudgeProvenance, ScopeDimension, Stance
+from icarus.llm.client import DEFAULT_TIMEOUT_S, UNREADABLE_COMPLETION, prompt_hash
+from icarus.llm.quarantine import DATA_RULES, Quarantined, data_block, quarantine
 
 __all__ = [
     "CALIBRATION_ID",
-    "DEFAULT_TIMEOUT_S",
     "MAX_EVIDENCE_CHARS",
     "PROVIDER",
-    "UNREADABLE_COMPLETION",
     "AttributionAnswer",
     "OpenAICompatibleJudge",
     "StanceAnswerSchema",
@@ -45,17 +43,10 @@ __all__ = [
 
 PROVIDER = "openai-compatible"
 CALIBRATION_ID = "openai-compatible@1-uncalibrated"
-DEFAULT_TIMEOUT_S = 60.0
 MAX_EVIDENCE_CHARS = 12_000
 """Longest evidence text sent; the excerpt is always sent whole."""
 
 _log = logging.getLogger(__name__)
-
-UNREADABLE_COMPLETION = (LookupError, ValueError, AttributeError, TypeError, RecursionError)
-"""What reading an endpoint's answer raises when it is no completion: no choices (IndexError), an error
-object sent with status 200 (``choices`` null: TypeError), a message of the wrong type (AttributeError), a
-body that is not JSON (ValueError) or is nested deeper than the SDK's json parser goes (RecursionError)."""
-
 
 class _Strict(BaseModel):
     # extra="forbid" puts additionalProperties: false in the schema, which strict mode requires.

@@ -47,13 +47,13 @@ from icarus.judges.protocol import (
     AttributionVerdict,
     JudgeRequest,
     StanceVerdict,
-    prompt_hash,
     to_confidence,
 )
-from icarus.judges.quarantine import quarantine
 from icarus.ledger.base import Span
 from icarus.ledger.claims import MisrepresentationKind, SelfEvidenceFinding
 from icarus.ledger.judgments import JudgeProvenance, ScopeDimension, Stance
+from icarus.llm.client import prompt_hash
+from icarus.llm.quarantine import quarantine
 
 __all__ = [
     "ANTONYM_CAP",

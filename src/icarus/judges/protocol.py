@@ -8,7 +8,6 @@ other id, or that cannot be read, is kept verbatim and fails closed (neutral, co
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,7 +39,6 @@ __all__ = [
     "component_answer",
     "failed_stance",
     "parsed_raw_answer",
-    "prompt_hash",
     "restamped",
     "to_attribution",
     "to_claim_judgment",
@@ -219,12 +217,6 @@ def restamped(
         update["confidence"] = to_confidence(Decimal(1) - verdict.confidence)
     update["raw_answer"] = json.dumps(raw, sort_keys=True, ensure_ascii=False)
     return verdict.model_copy(update=update)
-
-
-def prompt_hash(payload: object) -> str:
-    """SHA-256 (hex) of ``payload`` as canonical JSON: the same prompt always hashes the same."""
-    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def failed_stance(

@@ -47,11 +47,11 @@ from icarus.judges.protocol import (
     AttributionVerdict,
     JudgeRequest,
     StanceVerdict,
-    prompt_hash,
     to_confidence,
 )
-from icarus.judges.quarantine import Quarantined, quarantine
 from icarus.ledger.judgments import JudgeProvenance, ScopeDimension, Stance
+from icarus.llm.client import prompt_hash
+from icarus.llm.quarantine import Quarantined, quarantine
 
 __all__ = [
     "CANDIDATE_SENTENCES",

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel, SecretStr, ValidationError
 
-from icarus.judges.protocol import prompt_hash
-from icarus.judges.quarantine import DATA_RULES, quarantine
 from icarus.ledger.assistance import AssistOutcome, AssistStep, ModelStep
+from icarus.llm.client import DEFAULT_TIMEOUT_S, UNREADABLE_COMPLETION, prompt_hash
+from icarus.llm.quarantine import DATA_RULES, quarantine
 
 if TYPE_CHECKING:
     import openai
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DATA_RULES",
-    "DEFAULT_TIMEOUT_S",
     "MAX_ANSWER_CHARS",
     "MAX_REJECTIONS_RECORDED",
     "PROVIDER",
@@ -43,7 +42,6 @@ __all__ = [
 ]
 
 PROVIDER = "openai-compatible"
-DEFAULT_TIMEOUT_S = 60.0
 MAX_ANSWER_CHARS = 16_000
 """Longest answer read at all; every answer schema's own caps sum to well under it."""
 MAX_REJECTIONS_RECORDED = 20
@@ -135,8 +133,6 @@ class ModelAssist:
         """Ask ``task`` (the system message; ``DATA_RULES`` is appended) about ``blocks`` (server-made lines
         and ``data_block``s of quarantined text) for an answer of ``schema``."""
         import openai
-
-        from icarus.judges.llm import UNREADABLE_COMPLETION
 
         messages: list[Any] = [
             {"role": "system", "content": f"{task} {DATA_RULES}"},

@@ -18,9 +18,8 @@ from openai.types.chat import ChatCompletionMessageParam
 from openai.types.shared_params import ResponseFormatJSONSchema
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
-from icarus.judges.llm import DEFAULT_TIMEOUT_S, UNREADABLE_COMPLETION
-from icarus.judges.protocol import prompt_hash
-from icarus.judges.quarantine import DATA_RULES, data_block, quarantine
+from icarus.llm.client import DEFAULT_TIMEOUT_S, UNREADABLE_COMPLETION, prompt_hash
+from icarus.llm.quarantine import DATA_RULES, data_block, quarantine
 from icarus.scoring.lvf.assessors import (
     LLM_ASSESSOR,
     AssessmentRequest,

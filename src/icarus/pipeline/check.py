@@ -39,7 +39,6 @@ from icarus.judges import (
     to_attribution,
     to_claim_judgment,
 )
-from icarus.judges.assist import ModelAssist
 from icarus.ledger import (
     Access,
     CapturedImage,
@@ -52,6 +51,7 @@ from icarus.ledger import (
     QueryPlan,
     Subject,
 )
+from icarus.llm.assist import ModelAssist
 from icarus.lookups import LookupRegistry, enrich
 from icarus.lookups.recycled_media import with_recycled_images
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for

@@ -10,8 +10,8 @@ from icarus.capture.ocr import RapidOcrEngine
 from icarus.capture.ocr_scale import RescaledEngine
 from icarus.fetching import SafeFetcher, SnapshotStore, WaybackArchive
 from icarus.judges import Judge, judge_from_settings
-from icarus.judges.assist import assist_from_settings
 from icarus.ledger import Subject
+from icarus.llm.assist import assist_from_settings
 from icarus.lookups import registry_from_settings
 from icarus.pipeline.check import CheckServices, fetch_page
 from icarus.reputation.manual import default_registry

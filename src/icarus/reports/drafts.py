@@ -13,7 +13,7 @@ whether the item supports, refutes or only gives context. A draft is published o
 * G7: the scorer's ``g7_violations`` finds nothing in it (no honesty or intent, no AI-detector score), and
   it uses no label word the policy did not decide for that claim (``LABEL_WORDS``), nor any verdict word
   outside the four labels (``VERDICT_WORDS``);
-* the answer was not oversized, malformed or injected (``judges.assist``).
+* the answer was not oversized, malformed or injected (``llm.assist``).
 
 A draft that passes goes into the ledger's ``drafts`` and the ledger is scored again (the drafts change no
 label; the stored result must be the ledger's own score for a replay to match). A rejected draft is
@@ -30,10 +30,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from icarus.claims.implied import checked_text
-from icarus.judges.assist import ModelAssist
-from icarus.judges.quarantine import data_block, quarantine
 from icarus.ledger import Claim, EvidenceItem, ExplanationDraft, Ledger, ModelStep
 from icarus.ledger.assistance import AssistStep
+from icarus.llm.assist import ModelAssist
+from icarus.llm.quarantine import data_block, quarantine
 from icarus.reports.render import deterministic_explanation
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.scoring.icarus.engine import score_ledger

@@ -27,10 +27,10 @@ from datetime import UTC, date, datetime
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from icarus.claims.implied import checked_text
-from icarus.judges.assist import ModelAssist
-from icarus.judges.quarantine import data_block, quarantine
 from icarus.ledger.assistance import AssistStep, ModelStep, PlannedSearch, QueryPlan
 from icarus.ledger.claims import Claim
+from icarus.llm.assist import ModelAssist
+from icarus.llm.quarantine import data_block, quarantine
 from icarus.research.queries import PRIORITY, PlannedQuery, QueryKind, plan_queries
 
 __all__ = [

@@ -35,8 +35,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from icarus.debates.elector import ChooserPanel
 from icarus.debates.model_choice import CandidateModel, ModelWeights, parse_candidates, rank_models
 from icarus.debates.research.base import DEFAULT_LLM_TIMEOUT_S, LlmConfig, ResearchServices
-from icarus.judges.protocol import prompt_hash
-from icarus.judges.quarantine import DATA_RULES, data_block, quarantine
+from icarus.llm.client import prompt_hash
+from icarus.llm.quarantine import DATA_RULES, data_block, quarantine
 from icarus.scoring.icarus.markers import INSTRUCTION_INJECTION
 from icarus.settings import Settings
 
