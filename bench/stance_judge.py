@@ -19,6 +19,7 @@ from typing import Any
 
 import wordllama
 
+from icarus.evaluation.stancesets import Split, StanceSetError, load_pairs
 from icarus.judges.cascade import OfflineCascadeJudge, parameters_file
 from icarus.judges.cross_encoder import OfflineMiniLMJudge, load_weights, usable_cores, weight_files
 from icarus.judges.parallel import judge_all
@@ -36,7 +37,6 @@ from icarus.judges.registry import (
     WORDLLAMA_JUDGE,
     create_judge,
 )
-from icarus.judges.stancesets import Split, StanceSetError, load_pairs
 
 TARGET_PAIRS_PER_SECOND = 200
 UNSIGNED_LABEL = "(unsigned bytes)"

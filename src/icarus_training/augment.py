@@ -22,7 +22,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 
-from icarus.judges.stancesets import LabelledPair
+from icarus.evaluation.stancesets import LabelledPair
 
 __all__ = [
     "AUGMENT_EVERY",

@@ -34,6 +34,7 @@ import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from icarus.evaluation.stancesets import LabelledPair, Split
 from icarus.judges.calibration import Calibration, expected_calibration_error
 from icarus.judges.cascade import (
     BRANCHES,
@@ -49,7 +50,6 @@ from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.metrics import accuracy, macro_f1
 from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest, to_confidence
-from icarus.judges.stancesets import LabelledPair, Split
 from icarus.judges.trained import OfflineWordLlamaJudge, candidate_passages
 from icarus.ledger.judgments import Stance
 from icarus.llm.quarantine import quarantine

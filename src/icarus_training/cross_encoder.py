@@ -44,9 +44,9 @@ import numpy.typing as npt
 from rich.console import Console
 from rich.table import Table
 
+from icarus.evaluation.stancesets import LabelledPair, Split
 from icarus.judges.cross_encoder import MODEL_INPUTS, MODEL_OUTPUT, PairScorer, probe_logits
 from icarus.judges.head import CLASSES
-from icarus.judges.stancesets import LabelledPair, Split
 from icarus_training.augment import AUGMENT_EVERY, direction_paraphrases, quantity_edits
 from icarus_training.fever import fever_pairs
 from icarus_training.finetune import Stage, device_name, fine_tune

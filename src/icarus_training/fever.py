@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from icarus.judges.stancesets import LabelledPair, Split, split_of
+from icarus.evaluation.stancesets import LabelledPair, Split, split_of
 
 __all__ = [
     "DATASET",

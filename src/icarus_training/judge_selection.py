@@ -85,7 +85,7 @@ def _verdict_sets(data: Path, half: str) -> list[tuple[Any, Any]]:
 
 
 def _stance_pairs(data: Path, split: Any) -> list[Any]:
-    from icarus.judges.stancesets import HELD_OUT_READERS, READERS, load_pairs
+    from icarus.evaluation.stancesets import HELD_OUT_READERS, READERS, load_pairs
 
     return [pair for name in (*READERS, *HELD_OUT_READERS) for pair in load_pairs(name, data, split)]
 
@@ -99,7 +99,7 @@ def score_candidate(
 ) -> dict[str, Any]:
     """Rule 3's figures for one candidate."""
     from icarus.evaluation.runner import run_evaluation
-    from icarus.judges.evaluate import judge_pairs
+    from icarus.evaluation.stance_judges import judge_pairs
 
     outcomes: dict[str, list[ClaimOutcome]] = {}
     per_set: dict[str, dict[str, int]] = {}
@@ -283,8 +283,8 @@ def curve_png(record: dict[str, Any], path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     from icarus.evaluation.cases import DEV, TUNE
+    from icarus.evaluation.stancesets import Split
     from icarus.judges.registry import create_judge
-    from icarus.judges.stancesets import Split
     from icarus.scoring.icarus.config import DEFAULT_POLICY, load_policy
     from icarus_training.thresholds import RememberingJudge
 

@@ -34,11 +34,11 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from icarus.evaluation.stancesets import DATASET_FILES, READERS, LabelledPair, Split, load_pairs, split_of
 from icarus.judges.calibration import Calibration, expected_calibration_error
 from icarus.judges.features import FEATURE_VERSION, SCALARS, PairEncoder, feature_width
 from icarus.judges.head import CLASSES, StanceHead
 from icarus.judges.metrics import accuracy, macro_f1
-from icarus.judges.stancesets import DATASET_FILES, READERS, LabelledPair, Split, load_pairs, split_of
 from icarus_training.augment import AUGMENT_EVERY, contradictions, restatements
 
 __all__ = [

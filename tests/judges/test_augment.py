@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from icarus.judges.stancesets import LabelledPair
+from icarus.evaluation.stancesets import LabelledPair
 from icarus_training.augment import (
     AUGMENT_EVERY,
     changed_quantity,

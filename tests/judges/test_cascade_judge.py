@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from icarus.evaluation.stancesets import DATASET_FILES, LabelledPair, Split, load_pairs
 from icarus.judges.calibration import Calibration, expected_calibration_error
 from icarus.judges.cascade import (
     DECIDED,
@@ -32,7 +33,6 @@ from icarus.judges.registry import (
     JudgeConfigError,
     create_judge,
 )
-from icarus.judges.stancesets import DATASET_FILES, LabelledPair, Split, load_pairs
 from icarus.judges.trained import WeightsError
 from icarus.ledger.judgments import Stance
 from icarus_training.cascade import Answer, Observed, choose_threshold, threshold_scores

@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from icarus.cli import app
+from icarus.evaluation.stancesets import DATASET_FILES, Split, load_pairs
 from icarus.judges.cross_encoder import (
     PROBE_PAIRS,
     PROBE_TOLERANCE,
@@ -30,7 +31,6 @@ from icarus.judges.head import CLASSES
 from icarus.judges.metrics import accuracy, macro_f1
 from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.judges.registry import MINILM_JUDGE, create_judge, judge_from_settings
-from icarus.judges.stancesets import DATASET_FILES, Split, load_pairs
 from icarus.judges.trained import UNSTATED_WORDS_PER_HOP, OfflineWordLlamaJudge, unstated_words
 from icarus.ledger.judgments import ScopeDimension, Stance
 from icarus.settings import Settings

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from icarus.evaluation.stancesets import LabelledPair
 from icarus.judges.calibration import Calibration
-from icarus.judges.stancesets import LabelledPair
 from icarus_training.cross_encoder import SORT_WINDOW, length_batches
 from icarus_training.train import scores_by_dataset
 

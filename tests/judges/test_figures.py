@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from icarus.evaluation.stancesets import load_pairs_file
 from icarus.judges.cross_encoder import (
     FIGURES_CONFIDENCE,
     FIGURES_VERSION,
@@ -30,7 +31,6 @@ from icarus.judges.figures import (
 )
 from icarus.judges.protocol import JudgeRequest
 from icarus.judges.registry import MINILM_FIGURES_JUDGE, MINILM_JUDGE, create_judge
-from icarus.judges.stancesets import load_pairs_file
 from icarus.ledger.judgments import Stance
 
 CONTRAST_PAIRS = (

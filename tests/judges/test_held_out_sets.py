@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from icarus.evaluation import averitec
-from icarus.judges.stancesets import (
+from icarus.evaluation.stancesets import (
     HELD_OUT_READERS,
     READERS,
     Split,

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import wordllama
 
+from icarus.evaluation.stancesets import DATASET_FILES, LabelledPair, Split, load_pairs
 from icarus.judges.features import PairEncoder, feature_width
 from icarus.judges.protocol import Judge, JudgeRequest
-from icarus.judges.stancesets import DATASET_FILES, LabelledPair, Split, load_pairs
 from icarus.judges.trained import (
     HOPS_CAP,
     PROVIDER,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from icarus.judges.stancesets import Split, split_of
+from icarus.evaluation.stancesets import Split, split_of
 from icarus_training.fever import (
     DATASET,
     EVIDENCE_SENTENCES,

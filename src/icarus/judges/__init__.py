@@ -3,7 +3,7 @@
 Judges propose; versioned code decides. ``protocol`` holds the questions and answers and turns answers
 into ledger records; ``cross_encoder`` is the embedded default (a fine-tuned MiniLM read as int8 ONNX,
 calibrated confidence); ``trained`` is the WordLlama judge (static embeddings, a small numpy head, the same
-calibration scheme), both trained by ``icarus_training`` and measured by ``evaluate``; ``offline`` is the lexical judge
+calibration scheme), both trained by ``icarus_training`` and measured by ``icarus.evaluation.stance_judges``; ``offline`` is the lexical judge
 (deterministic, no weights); ``llm`` asks any OpenAI-compatible endpoint; ``parallel`` puts many requests to
 one judge at once; ``registry`` builds judges by versioned name. ``quarantine`` (H30) is
 ``icarus.llm.quarantine``'s, named here too.

@@ -18,10 +18,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from icarus.judges.evaluate import JudgeReport, evaluate
-from icarus.judges.registry import DEFAULT_OFFLINE_JUDGE, JudgeConfigError, create_judge
-from icarus.judges.sidecalls import side_calls_markdown, write_side_calls_plot
-from icarus.judges.stancesets import (
+from icarus.evaluation.stance_judges import JudgeReport, evaluate
+from icarus.evaluation.stancesets import (
     HELD_OUT_READERS,
     READERS,
     Split,
@@ -29,6 +27,8 @@ from icarus.judges.stancesets import (
     load_pairs,
     load_pairs_file,
 )
+from icarus.judges.registry import DEFAULT_OFFLINE_JUDGE, JudgeConfigError, create_judge
+from icarus.judges.sidecalls import side_calls_markdown, write_side_calls_plot
 from icarus.settings import Settings
 
 __all__ = ["comparison_markdown", "judge_app", "write_reliability_plot", "write_side_call_plots"]

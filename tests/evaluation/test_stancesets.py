@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from icarus.judges.stancesets import (
+from icarus.evaluation.stancesets import (
     SPLIT_BUCKETS,
     Split,
     StanceSetError,
@@ -66,7 +66,7 @@ def test_unknown_set_and_missing_files_are_clear_errors(tmp_path: Path) -> None:
 def test_a_pairs_file_over_the_size_limit_is_refused_unread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import icarus.judges.stancesets as stancesets
+    import icarus.evaluation.stancesets as stancesets
 
     path = tmp_path / "big.jsonl"
     path.write_text('{"claim": "c", "passage": "p", "label": "support"}\n' * 10, encoding="utf-8")
@@ -77,7 +77,7 @@ def test_a_pairs_file_over_the_size_limit_is_refused_unread(
 
 
 def test_the_shipped_contrast_pairs_load_as_documented() -> None:
-    from icarus.judges.stancesets import load_pairs_file
+    from icarus.evaluation.stancesets import load_pairs_file
 
     path = Path(__file__).resolve().parents[2] / "docs" / "evaluation" / "contrast" / "contrast-pairs.jsonl"
     pairs = load_pairs_file(path)
