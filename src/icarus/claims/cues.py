@@ -16,6 +16,7 @@ from icarus.ledger.claims import ClaimType, Disposition, TemporalScope
 
 __all__ = [
     "CHECKWORTHINESS_FEATURES",
+    "MONTHS",
     "Checkworthiness",
     "Feature",
     "checkworthiness",
@@ -94,6 +95,9 @@ _MONTHS = {
     )
     for name in names
 }
+# Month names and their short forms: a number's "unit" never (``icarus.claims.figures`` reads "12 October"
+# as a date).
+MONTHS = frozenset(_MONTHS)
 _MONTH_NAMES = "january|february|march|april|may|june|july|august|september|october|november|december"
 _MONTH_ANY = r"jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec"
 # "May" and "March" are also a verb and a walk: as a date cue they need a number next to them.

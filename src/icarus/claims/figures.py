@@ -14,7 +14,15 @@ Three patterns, read within one claim:
 * a change alone: "fell 3.5%" is a ``percent_change`` of −3.5 with no operands (a relative figure with no
   base rate, which H15 looks for);
 * levels: "from 31% to 27%" (or "from 31 to 27 per cent") with no stated change gives two plain levels;
-  any other "38%" is a level.
+  any other "38%" is a level;
+* with ``evidence`` (what an evidence item's excerpt states): the changes as above, and as levels the
+  counts and amounts with a unit instead of the percentages ("41,000 containers", "$3.2bn", "1.5 million
+  tonnes"), in base units (1,500,000 ``tonne``), which H14 compares across clusters. A number with no unit,
+  a duration ("10 years"), a date ("12 October"), a bare year and the digits of a name or code ("COVID-19",
+  "G7", "F-35") are not read. A percentage level is left out: its measure key names the word before it,
+  not whose share it is, so Earth's "0.04% carbon dioxide" and Venus's "96.5% carbon dioxide" would
+  conflict. Claims are read without ``evidence``: a claim's levels feed no rule, and its figures steer the
+  research queries.
 
 A fall is recorded as a negative change, so that a stated "fell 5%" is compared with the negative change
 its operands give (H12, H13). The value is otherwise the number as written (commas dropped).
@@ -35,7 +43,20 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from decimal import Decimal
 
-from icarus.claims.quantities import LEVELS, NUMBER, PERCENT, POINTS, LevelPair, level_pair, to_decimal
+from icarus.claims.cues import MONTHS
+from icarus.claims.quantities import (
+    LEVELS,
+    NUMBER,
+    PERCENT,
+    POINTS,
+    QUANTITY,
+    SCALES,
+    LevelPair,
+    level_pair,
+    part_of_name,
+    quantity_from,
+    to_decimal,
+)
 from icarus.claims.segment import VERB_CUES
 from icarus.ledger.base import Span
 from icarus.ledger.figures import Derivation, Figure
@@ -79,6 +100,9 @@ _OTHER_CHANGE = "|".join(
 # looked back for when finding the levels before a change.
 MAX_LEVEL_GAP = 160
 _LEVELS_SPAN = 200
+# How far before a "from A to B" a change word makes the levels its own ("have decreased from").
+_LEVEL_OWNER_WINDOW = 24
+_NEW_STATEMENT = re.compile(r";|\band\b", re.IGNORECASE)
 _CHANGE_WORD = re.compile(rf"\b(?:{_OTHER_CHANGE})\b", re.IGNORECASE)
 _LEVEL = re.compile(rf"(?<![\w.,])(?P<n>{NUMBER}){PERCENT}", re.IGNORECASE)
 _FALLS = frozenset(FALL_VERBS.split("|")) | frozenset(FALL_NOUNS.split("|"))
@@ -178,6 +202,21 @@ def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(0, b[0] - a[1], a[0] - b[1])
 
 
+def _is_fall(change: re.Match[str]) -> bool:
+    return " ".join(change.group("verb").lower().split()) in _FALLS
+
+
+def _owned_elsewhere(text: str, levels_start: int, between: tuple[int, int], fall: bool) -> bool:
+    """Whether a "from A to B" that comes before a change belongs to something else: a change word the
+    other way just before it ("pH *decreased* from 8.25 to 8.14, representing an increase of almost 30% in
+    H+ ions"), or a new statement between them ("from about 19 days to about 3 *and* an approximate 30%
+    reduction")."""
+    for owner in _CHANGE_WORD.finditer(text, max(0, levels_start - _LEVEL_OWNER_WINDOW), levels_start):
+        if (" ".join(owner.group(0).lower().split()) in _FALLS) != fall:
+            return True
+    return _NEW_STATEMENT.search(text, *between) is not None
+
+
 def _levels_for(
     change: re.Match[str],
     levels: list[tuple[re.Match[str], LevelPair | None]],
@@ -199,12 +238,17 @@ def _levels_for(
         between = (min(found.end(), change.end()), max(found.start(), change.start()))
         if _CHANGE_WORD.search(text, *between):
             continue
+        if found.start() < change.start() and _owned_elsewhere(
+            text, found.start(), between, _is_fall(change)
+        ):
+            continue
         return index, found, pair
     return None
 
 
-def extract_figures(text: str, start: int, end: int) -> list[Figure]:
-    """Figures stated in the claim ``text[start:end]``, in order of position."""
+def extract_figures(text: str, start: int, end: int, *, evidence: bool = False) -> list[Figure]:
+    """Figures stated in the claim (or, with ``evidence``, the evidence excerpt) ``text[start:end]``, in
+    order of position."""
     figures: list[tuple[int, Figure]] = []
     taken: list[tuple[int, int]] = []
     levels = [(match, level_pair(match)) for match in LEVELS.finditer(text, start, end)]
@@ -216,7 +260,7 @@ def extract_figures(text: str, start: int, end: int) -> list[Figure]:
         if value is None:
             continue
         value = abs(value)
-        if " ".join(change.group("verb").lower().split()) in _FALLS:
+        if _is_fall(change):
             value = -value
         points = change.group("pts") is not None
         operands: list[Decimal] = []
@@ -248,23 +292,49 @@ def extract_figures(text: str, start: int, end: int) -> list[Figure]:
     for index, (found, pair) in enumerate(levels):
         if index in used_levels or pair is None or pair.unit != "%":
             continue
+        taken.append(found.span())
+        if evidence:
+            continue
         measure = measure_key(text, found.start(), found.end(), start)
         for side in (pair.first, pair.second):
             span = Span(start=side.start, end=side.end)
             figures.append((span.start, Figure(measure=measure, value=side.number, unit="%", span=span)))
-        taken.append(found.span())
 
     covered = bytearray(end - start + 1)
     for a, b in taken:
         covered[a - start : b - start] = b"\x01" * (b - a)
     for level in _LEVEL.finditer(text, start, end):
-        if covered[level.start() - start]:
-            continue
         value = to_decimal(level.group("n"))
-        if value is None:
+        if covered[level.start() - start] or value is None or evidence:
             continue
         measure = measure_key(text, level.start(), level.end(), start)
         span = Span(start=level.start(), end=level.end())
         figures.append((level.start(), Figure(measure=measure, value=value, unit="%", span=span)))
 
+    if evidence:
+        figures += _count_levels(text, start, end, covered)
     return [figure for _, figure in sorted(figures, key=lambda item: item[0])]
+
+
+def _count_levels(text: str, start: int, end: int, covered: bytearray) -> list[tuple[int, Figure]]:
+    """Quantities in ``text[start:end]`` other than percentages and the figures already read (``covered``
+    marks them), with a unit: see the module docstring."""
+    found: list[tuple[int, Figure]] = []
+    for match in QUANTITY.finditer(text, start, end):
+        if match.group("qpct") or covered[match.start("qn") - start]:
+            continue
+        if part_of_name(text, match.start("qn")):
+            continue
+        noun = match.group("qnoun")
+        quantity = quantity_from(match, "q", noun)
+        if quantity is None or not quantity.unit or quantity.unit in MONTHS:
+            continue
+        if quantity.year_like and "," not in match.group("qn"):
+            continue  # "2019 results": a year, not a count; "2,019 results" is a count
+        # A scale word of an earlier figure ("41 thousand people, 40k fans") names no measure.
+        words = [word for word in measure_key(text, quantity.start, quantity.end, start).split("_")]
+        measure = "_".join(word for word in words if word not in SCALES) or "_".join(words)
+        value = quantity.number * quantity.multiplier
+        span = Span(start=quantity.start, end=quantity.end)
+        found.append((quantity.start, Figure(measure=measure, value=value, unit=quantity.unit, span=span)))
+    return found

@@ -31,13 +31,16 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 __all__ = [
+    "FIGURE_PREFIXES",
     "LEVELS",
     "NUMBER",
     "PERCENT",
     "POINTS",
+    "QUANTITY",
     "LevelPair",
     "Quantity",
     "level_pair",
+    "part_of_name",
     "quantity_from",
     "to_decimal",
 ]
@@ -96,6 +99,33 @@ LEVELS = re.compile(
     rf"\s+(?:(?:down|up|back)\s+)?to\s+{_HEDGE}{_quantity('b')}(?:\s+(?P<bnoun>{_NOUN}))?",
     re.IGNORECASE,
 )
+
+
+# One quantity with the noun after it, if any: what ``quantity_from(match, "q", match.group("qnoun"))``
+# reads. It never starts inside a word or a number ("MH17", "1.5").
+QUANTITY = re.compile(rf"(?<![\w.,]){_quantity('q')}(?:\s+(?P<qnoun>{_NOUN}))?", re.IGNORECASE)
+
+# Words that a hyphen joins to a figure only to qualify it ("top-10", "over-65s" reads "65").
+FIGURE_PREFIXES = frozenset({"top", "bottom", "pre", "post", "mid", "sub", "non", "anti", "ex", "near", "up"})
+
+
+def part_of_name(text: str, start: int, small_words: frozenset[str] = _NOT_UNITS) -> bool:
+    """Whether the digits at ``text[start:]`` belong to a name or code rather than state a figure: joined to
+    a letter ("G7", "MH17", "H1N1", "CO2"), or to a word by a hyphen ("COVID-19", "F-35", "SARS-CoV-2"),
+    unless that word only qualifies the figure (``FIGURE_PREFIXES``, or one of ``small_words`` as in
+    "1-in-5")."""
+    if start == 0:
+        return False
+    before = text[start - 1]
+    if before.isalpha():
+        return True
+    if before != "-":
+        return False
+    word_start = start - 1
+    while word_start > 0 and text[word_start - 1].isalpha():
+        word_start -= 1
+    word = text[word_start : start - 1].casefold()
+    return bool(word) and word not in FIGURE_PREFIXES and word not in small_words
 
 
 def to_decimal(number: str) -> Decimal | None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
+from icarus.claims.quantities import part_of_name
 from icarus.scoring.icarus.markers import NEGATION_WORDS
 
 __all__ = [
@@ -102,10 +103,6 @@ _GAZETTEER_PATTERN = re.compile(
 
 # A word before a hyphen that joins it to a figure rather than naming something: "top-10", "over-65s",
 # "1-in-5", "mid-30s" state figures; "COVID-19", "F-35", "Type-2" are names.
-_FIGURE_PREFIXES = frozenset(
-    {"top", "bottom", "pre", "post", "mid", "sub", "non", "anti", "ex", "near", "up"}
-)
-
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[A-Z0-9\"'“‘(\[])|\n+")
 
 _SCALES = {"thousand": Decimal(10) ** 3, "million": Decimal(10) ** 6, "billion": Decimal(10) ** 9,
@@ -303,21 +300,8 @@ def _digits_start(text: str, start: int) -> int:
 
 
 def _part_of_name(text: str, start: int) -> bool:
-    """Whether the digits at ``text[start:]`` belong to a name or code rather than state a figure: joined to
-    a letter ("G7", "MH17", "H1N1", "CO2"), or to a word by a hyphen ("COVID-19", "F-35", "SARS-CoV-2"),
-    unless that word only qualifies the figure (``_FIGURE_PREFIXES``, or a stopword as in "1-in-5")."""
-    if start == 0:
-        return False
-    before = text[start - 1]
-    if before.isalpha():
-        return True
-    if before != "-":
-        return False
-    word_start = start - 1
-    while word_start > 0 and text[word_start - 1].isalpha():
-        word_start -= 1
-    word = text[word_start : start - 1].casefold()
-    return bool(word) and word not in _FIGURE_PREFIXES and word not in STOPWORDS
+    """``icarus.claims.quantities.part_of_name``, with the judges' stopwords as the small words."""
+    return part_of_name(text, start, STOPWORDS)
 
 
 def same_value(a: Decimal, b: Decimal) -> bool:
