@@ -192,6 +192,35 @@ def test_levels_that_follow_another_change_verb_are_that_change_s() -> None:
     assert one(text).operands == []  # the claims' levels, not the budget's
 
 
+@pytest.mark.parametrize(
+    ("text", "operands"),
+    [
+        # a fall owns the levels before a rise: the 30% is another quantity's (H+ ions, not pH)
+        ("Ocean pH decreased from 8.25 to 8.14, representing an increase of almost 30% in H+ ions.", []),
+        (
+            "Ocean pH rose from 8.14 to 8.25, representing an increase of about 1.4% in pH.",
+            [D("8.14"), D("8.25")],
+        ),
+        # "and" or ";" between the levels and the change starts another statement
+        ("High days fell from about 19 days to about 3 and an approximate 30% reduction in levels.", []),
+        ("High days fell from about 19 days to about 3; an approximate 30% reduction in levels.", []),
+        ("High days fell from about 19 days to about 3, an approximate 84% reduction.", [D(19), D(3)]),
+    ],
+)
+def test_levels_before_a_change_that_belong_to_something_else(text: str, operands: list[D]) -> None:
+    changes = [f for f in figures(text) if f.derivation is not None]
+    assert [f.operands for f in changes] == [operands]
+
+
+def test_evidence_mode_reads_counts_not_percentage_levels() -> None:
+    text = (
+        "In 2019 the port, 12% of the region's trade, handled 41,000 containers, not 410 000, for COVID-19."
+    )
+    read = extract_figures(text, 0, len(text), evidence=True)
+    assert [(f.value, f.unit, stated(text, f)) for f in read] == [(D(41000), "container", "41,000")]
+    assert [f.unit for f in figures(text)] == ["%"]  # a claim keeps its percentage levels and no counts
+
+
 def test_up_or_down_before_the_levels_restates_the_change() -> None:
     text = (
         "Florida unemployment has dropped more than 2 percentage points, down from 12 percent to 9.9 percent."

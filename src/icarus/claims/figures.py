@@ -238,8 +238,10 @@ def _levels_for(
         between = (min(found.end(), change.end()), max(found.start(), change.start()))
         if _CHANGE_WORD.search(text, *between):
             continue
+        # The levels' own end: a noun read after the second level may be the "and" itself.
+        after_levels = (pair.second.end, change.start())
         if found.start() < change.start() and _owned_elsewhere(
-            text, found.start(), between, _is_fall(change)
+            text, found.start(), after_levels, _is_fall(change)
         ):
             continue
         return index, found, pair
