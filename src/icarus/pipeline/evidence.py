@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from icarus.claims import extract_figures
 from icarus.fetching.scholarly import ScholarlyMetadata
 from icarus.ledger import (
     Directness,
@@ -68,7 +69,9 @@ def build_evidence_item(
     excerpt: Span | None = None,
 ) -> EvidenceItem:
     """An anchored evidence item (G3): the snapshot hash, and an excerpt that is the exact text slice: the
-    ``excerpt`` span when the caller has chosen one, else the sentence ``best_excerpt`` picks."""
+    ``excerpt`` span when the caller has chosen one, else the sentence ``best_excerpt`` picks. Its
+    ``figures`` are what the excerpt states, read by the claims' figure reader in its evidence mode (H12–H15
+    compare and recompute them); their spans are offsets into the item's text."""
     entry = registry.lookup(document.url)
     span = excerpt if excerpt is not None else best_excerpt(document.text, claim_text)
     digest = snapshot_ref.removeprefix("sha256:")
@@ -84,6 +87,7 @@ def build_evidence_item(
         snapshot=Snapshot(ref=snapshot_ref, archived=archived),
         text=document.text,
         excerpt=Excerpt(span=span, text=span.slice(document.text)),
+        figures=extract_figures(document.text, span.start, span.end, evidence=True),
         reputation=evidence_record(entry),
         source_class=entry.source_class,
         directness=directness_for(entry.source_class, document.text),
