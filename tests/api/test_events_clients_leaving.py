@@ -1,4 +1,5 @@
-"""Clients that leave an event stream mid-batch do not flood the server's log (a real server process).
+"""Clients that leave an event stream mid-batch do not flood the server's log, and a recheck of a check
+still queued says it has no version yet (a real server process).
 
 ``icarus serve`` runs on 127.0.0.1 on a free port, over a database holding a full batch of events (500,
 what one read of the feed returns). Clients ask for ``/v1/events?once=true`` and leave at once, resetting
@@ -6,6 +7,7 @@ the connection, so the server finds the client gone on its first write. asyncio 
 ``socket.send() raised exception.`` for every write to a lost connection from the fifth on; the stream
 used to write each event on its own, so each client that left cost about 500 log lines (1,276 in the
 audit). It now writes a batch in one chunk, so a client that leaves costs a handful of writes and no line.
+The seeded check never ran, so asking for its recheck answers that it has no version yet, not "no check".
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import pytest
 from icarus.settings import Settings
 from icarus.store import Store
 from icarus.store.service import ServiceStore
+from icarus.store.tokens import Role, TokenStore
 
 BATCH: Final = 500  # events one read of the feed returns, all written at once
 CLIENTS: Final = 20
@@ -40,7 +43,8 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _seed(data_dir: Path) -> None:
+def _seed(data_dir: Path) -> str:
+    """The events of one queued check; the secret of an api token."""
     store = Store(Settings(data_dir=data_dir).resolved_database_url).open()
     try:
         service = ServiceStore(store)
@@ -55,13 +59,14 @@ def _seed(data_dir: Path) -> None:
         )
         for step in range(BATCH - 1):
             service.add_event("flood-check", "progress", {"message": f"step {step} " + "x" * 200}, now)
+        return TokenStore(store).create("flood test", Role.API, now, None).secret
     finally:
         store.close()
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    _seed(tmp_path)
+def server(tmp_path: Path) -> Iterator[tuple[str, Path, str]]:
+    secret = _seed(tmp_path)
     port = _free_port()
     log = tmp_path / "server.log"
     env = {**os.environ, "ICARUS_DATA_DIR": str(tmp_path)}
@@ -92,7 +97,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
                 pass
             assert time.monotonic() < deadline, "the server did not start"
             time.sleep(0.2)
-        yield base, log
+        yield base, log, secret
     finally:
         process.terminate()
         try:
@@ -111,8 +116,8 @@ def _leave_at_once(port: int) -> None:
     client.close()
 
 
-def test_clients_leaving_mid_batch_write_no_log_flood(server: tuple[str, Path]) -> None:
-    base, log = server
+def test_clients_leaving_mid_batch_write_no_log_flood(server: tuple[str, Path, str]) -> None:
+    base, log, _secret = server
     whole = httpx.get(f"{base}/v1/events", params={"once": "true"}, timeout=30.0)
     assert (
         whole.status_code == 200 and whole.text.count("\nevent: ") + whole.text.startswith("event: ") >= BATCH
@@ -124,3 +129,12 @@ def test_clients_leaving_mid_batch_write_no_log_flood(server: tuple[str, Path]) 
     assert httpx.get(f"{base}/healthz", timeout=5.0).status_code == 200  # it still serves
     flood = log.read_text(encoding="utf-8", errors="replace").count(FLOOD_LINE)
     assert flood == 0, f"{flood} lines of {FLOOD_LINE!r} after {CLIENTS} clients left"
+
+
+def test_a_recheck_of_a_queued_check_says_it_has_no_version_yet(server: tuple[str, Path, str]) -> None:
+    base, _log, secret = server
+    answer = httpx.post(
+        f"{base}/v1/checks/flood-check/rechecks", json={}, headers={"Authorization": f"Bearer {secret}"}
+    )
+    assert answer.status_code == 404
+    assert answer.json()["detail"] == "check 'flood-check' has no version yet (it is queued)"
