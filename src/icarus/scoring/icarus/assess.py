@@ -24,6 +24,7 @@ from icarus.ledger import (
     LookupStatus,
     PublicationType,
     RiskRating,
+    ScopeDimension,
     SourceClass,
     SourceTier,
     Stance,
@@ -135,13 +136,15 @@ def assess_item(
     as_of: datetime,
     *,
     apply_retraction: bool,
+    magnitude_rival: bool = False,
 ) -> ItemAssessment:
-    """Apply the per-item rules to one (item, claim) pair. Pure; ``apply_retraction`` exists for G4."""
+    """Apply the per-item rules to one (item, claim) pair. Pure; ``apply_retraction`` exists for G4;
+    ``magnitude_rival``: the item states a figure an order of magnitude from another cluster's (H14)."""
     b = _Builder()
     signals = markers.text_signals(item.text, item.title or "", item.excerpt.text if item.excerpt else "")
 
     reputation = _reputation(item, judgment, claim, policy, b)
-    directness = _directness(item, judgment, graph, policy, b)
+    directness = _directness(item, judgment, graph, policy, b, magnitude_rival=magnitude_rival)
     validity_factors_start = len(b.factors)
     retracted = _validity(item, signals, policy, b, apply_retraction=apply_retraction)
     validity = ONE
@@ -301,7 +304,13 @@ def _tier(item: EvidenceItem, judgment: ClaimJudgment, claim: Claim) -> SourceTi
 
 
 def _directness(
-    item: EvidenceItem, judgment: ClaimJudgment, graph: ProvenanceGraph, policy: PolicyConfig, b: _Builder
+    item: EvidenceItem,
+    judgment: ClaimJudgment,
+    graph: ProvenanceGraph,
+    policy: PolicyConfig,
+    b: _Builder,
+    *,
+    magnitude_rival: bool = False,
 ) -> Decimal:
     values = policy.directness
     base = {
@@ -323,7 +332,9 @@ def _directness(
             directness = values.release
             overlap = graph.release_overlap[item.evidence_id]
             b.factors.append(Factor("H19", "D", directness, f"{overlap} of its shingles come from a release"))
-    if not judgment.scope.matches:
+    # A quantity ten times another cluster's is H14's to judge, not a different quantity (magnitude.py).
+    quantity_only = tuple(judgment.scope.mismatched) == (ScopeDimension.QUANTITY,)
+    if not judgment.scope.matches and not (magnitude_rival and quantity_only):
         dims = ", ".join(d.value for d in judgment.scope.mismatched) or "scope"
         directness = values.out_of_scope
         b.factors.append(Factor("H26", "D", directness, f"out of scope ({dims}): context only"))

@@ -20,7 +20,6 @@ from icarus.scoring.icarus.assess import (
     UnjudgedItem,
     assess_item,
     exclude,
-    multiply_validity,
     unjudged_item,
     zero_validity,
 )
@@ -38,11 +37,11 @@ from icarus.scoring.icarus.gates import (
     g6_hold,
     g6_is_ongoing,
 )
+from icarus.scoring.icarus.magnitude import order_of_magnitude, rivals
 from icarus.scoring.icarus.not_live import inputs_in_force
 from icarus.scoring.icarus.outcome import ClaimOutcome, Pass
 from icarus.scoring.icarus.publish import assemble, utc_text
 from icarus.scoring.icarus.selfevidence import check_claim
-from icarus.scoring.icarus.statistics import magnitude_conflict
 from icarus.scoring.labels import Band, Label, lower_band
 
 ZERO = Decimal(0)
@@ -217,9 +216,20 @@ def _run_pass(
     apply_retraction: bool,
 ) -> Pass:
     assessments: dict[str, ItemAssessment] = {}
+    magnitude = policy.live("H14.magnitude")
+    found = (
+        rivals(graph.cluster_members, (i.evidence_id for i, _ in judged), items, policy) if magnitude else {}
+    )
     for item, judgment in judged:
         assessment = assess_item(
-            item, judgment, claim, graph, policy, as_of, apply_retraction=apply_retraction
+            item,
+            judgment,
+            claim,
+            graph,
+            policy,
+            as_of,
+            apply_retraction=apply_retraction,
+            magnitude_rival=item.evidence_id in found,
         )
         if drop_unanchored and not assessment.anchored:
             assessment = exclude(assessment, "G3", f"dropped: {assessment.anchor_problem}")
@@ -236,8 +246,7 @@ def _run_pass(
         if apply_retraction and origin is not None and origin.retracted:
             members = [zero_validity(m, "G4", "the cluster's elected origin is retracted") for m in members]
         by_cluster[cluster.cluster_id] = members
-    if policy.live("H14.magnitude"):
-        _order_of_magnitude(by_cluster, items, policy)
+    order_of_magnitude(by_cluster, items, found, policy)
     for members in by_cluster.values():
         for member in members:
             assessments[member.evidence_id] = member
@@ -288,49 +297,6 @@ def _election_facts(
                 uncertain_if_elected=assessment.uncertain_if_elected,
             )
     return facts
-
-
-def _order_of_magnitude(
-    by_cluster: dict[str, list[ItemAssessment]], items: dict[str, EvidenceItem], policy: PolicyConfig
-) -> None:
-    """H14: clusters giving one quantity an order of magnitude apart. Both sides are flagged; the
-    non-primary side is excluded, and if neither or both sides are primary, neither counts."""
-    threshold = policy.statistics.order_of_magnitude
-    factor = policy.validity.statistical_flag
-    with_figures = {
-        cluster_id: [m for m in members if items[m.evidence_id].figures]
-        for cluster_id, members in by_cluster.items()
-    }
-    cluster_ids = sorted(c for c, members in with_figures.items() if members)
-    conflicted: dict[str, set[str]] = {}
-    for i, first in enumerate(cluster_ids):
-        for second in cluster_ids[i + 1 :]:
-            for a in with_figures[first]:
-                for b in with_figures[second]:
-                    fig_a, fig_b = items[a.evidence_id].figures, items[b.evidence_id].figures
-                    if any(magnitude_conflict(x, y, threshold) for x in fig_a for y in fig_b):
-                        conflicted.setdefault(a.evidence_id, set()).add(b.evidence_id)
-                        conflicted.setdefault(b.evidence_id, set()).add(a.evidence_id)
-    if not conflicted:
-        return
-    for members in by_cluster.values():
-        for index, member in enumerate(members):
-            rivals = conflicted.get(member.evidence_id)
-            if not rivals:
-                continue
-            updated = multiply_validity(
-                member, "H14", factor, "order-of-magnitude conflict with another cluster"
-            )
-            rival_primary = any(items[r].source_class is SourceClass.PRIMARY_OFFICIAL for r in rivals)
-            own_primary = items[member.evidence_id].source_class is SourceClass.PRIMARY_OFFICIAL
-            if not own_primary or rival_primary:
-                reason = (
-                    "unresolved order-of-magnitude conflict"
-                    if own_primary == rival_primary
-                    else ("order-of-magnitude conflict with a primary source")
-                )
-                updated = exclude(updated, "H14", reason)
-            members[index] = updated
 
 
 def _freshness(claim: Claim, final: Pass, as_of: datetime, policy: PolicyConfig) -> Decimal:
