@@ -24,6 +24,7 @@ from icarus.judges.cascade import (
     screens_out,
 )
 from icarus.judges.metrics import macro_f1
+from icarus.judges.packaged import WeightsError
 from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import FailureReason, JudgeRequest, StanceVerdict
 from icarus.judges.registry import (
@@ -33,7 +34,6 @@ from icarus.judges.registry import (
     JudgeConfigError,
     create_judge,
 )
-from icarus.judges.trained import WeightsError
 from icarus.ledger.judgments import Stance
 from icarus_training.cascade import Answer, Observed, choose_threshold, threshold_scores
 from icarus_training.train import SELECTION_SETS

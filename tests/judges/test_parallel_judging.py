@@ -22,10 +22,10 @@ from icarus.judges import (
 )
 from icarus.judges.cross_encoder import PROBE_PAIRS, TWIN_WORTH_PAIRS, load_weights, weight_files
 from icarus.judges.llm import OpenAICompatibleJudge
+from icarus.judges.packaged import WeightsError
 from icarus.judges.parallel import ParallelJudge, expect_requests, worker_plan
 from icarus.judges.protocol import AttributionVerdict, Judge
 from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE, create_judge
-from icarus.judges.trained import WeightsError
 from icarus.settings import Settings
 from tests.judges.conftest import FakeServer, asked_evidence_id, stance_answer
 

@@ -119,7 +119,7 @@ def test_unusable_weights_are_a_clear_error_naming_the_judge(
 ) -> None:
     import icarus.judges.cross_encoder as cross_encoder
     from icarus.cli import app
-    from icarus.judges.trained import WeightsError
+    from icarus.judges.packaged import WeightsError
 
     def refused() -> None:
         raise WeightsError("offline-minilm-1: this machine's onnxruntime computes the model differently")

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from icarus.evaluation import averitec
+from icarus.judges.packaged import WeightsError
 from icarus.judges.protocol import JudgeRequest
 from icarus.judges.registry import JUDGES, create_judge
 from icarus.judges.relevance import (
@@ -25,7 +26,6 @@ from icarus.judges.relevance import (
     measure,
     passes,
 )
-from icarus.judges.trained import WeightsError
 from icarus.ledger import Stance
 from icarus.reputation.manual import default_registry
 from icarus.scoring.icarus.config import load_policy

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from icarus.judges.features import load_wordllama
-from icarus.judges.relevance import PackagedEmbeddings
+from icarus.judges.packaged import PackagedEmbeddings
 
 PAIRS = [
     ("Container traffic at Halden harbor fell 12% in October.", "The port said volumes dropped 12 percent."),
@@ -45,7 +45,7 @@ def test_the_token_table_stays_float16(packaged: PackagedEmbeddings) -> None:
 def test_the_similarity_does_not_import_wordllama() -> None:
     code = (
         "import sys\n"
-        "from icarus.judges.relevance import PackagedEmbeddings\n"
+        "from icarus.judges.packaged import PackagedEmbeddings\n"
         "PackagedEmbeddings.packaged().similarity('a claim', 'a passage')\n"
         "assert 'wordllama' not in sys.modules and 'requests' not in sys.modules"
     )

@@ -8,9 +8,9 @@ import pytest
 
 from icarus.judges import cross_encoder
 from icarus.judges.cross_encoder import PROBE_PAIRS, OfflineMiniLMJudge, load_weights
+from icarus.judges.packaged import WeightsError
 from icarus.judges.protocol import JudgeRequest
 from icarus.judges.signed_products import cpu_has_vnni
-from icarus.judges.trained import WeightsError
 
 WORTH = 3  # SIGNED_WORTH_PAIRS for these tests, so that a few requests reach it
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from icarus.evaluation import averitec
+from icarus.judges.packaged import WeightsError
 from icarus.judges.protocol import (
     AttributionVerdict,
     FailureReason,
@@ -28,7 +29,6 @@ from icarus.judges.thresholded import (
     load_thresholds,
     thresholds_file,
 )
-from icarus.judges.trained import WeightsError
 from icarus.ledger import Stance
 from icarus.reputation.manual import default_registry
 from icarus.scoring.icarus.config import load_policy

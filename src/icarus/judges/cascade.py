@@ -34,6 +34,7 @@ from icarus.judges.calibration import Calibration
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.figures import figure_side
 from icarus.judges.offline import parsed_attribution_verdicts
+from icarus.judges.packaged import WeightsError
 from icarus.judges.parallel import WrappedTwin
 from icarus.judges.protocol import (
     AttributionVerdict,
@@ -43,7 +44,7 @@ from icarus.judges.protocol import (
     component_answer,
     to_confidence,
 )
-from icarus.judges.trained import OfflineWordLlamaJudge, WeightsError, candidate_passages
+from icarus.judges.trained import OfflineWordLlamaJudge, candidate_passages
 from icarus.ledger.judgments import JudgeProvenance, Stance
 from icarus.llm.quarantine import quarantine
 

@@ -54,9 +54,10 @@ from icarus.judges.features import TokenMatch
 from icarus.judges.figures import FigureCheck, figure_side
 from icarus.judges.head import CLASSES
 from icarus.judges.offline import parsed_attribution_verdicts
+from icarus.judges.packaged import WeightsError
 from icarus.judges.protocol import AttributionVerdict, Judge, JudgeRequest, StanceVerdict
 from icarus.judges.signed_products import SignedModelError, cpu_has_vnni, signed_model
-from icarus.judges.trained import WeightsError, calibrated_verdict, candidate_passages, clearest_side
+from icarus.judges.trained import calibrated_verdict, candidate_passages, clearest_side
 from icarus.ledger.judgments import JudgeProvenance
 from icarus.llm.quarantine import quarantine
 

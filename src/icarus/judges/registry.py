@@ -22,10 +22,11 @@ from icarus.judges.cascade import OfflineCascadeJudge
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.fever_minilm import FeverMiniLMJudge
 from icarus.judges.offline import OfflineLexicalJudge
+from icarus.judges.packaged import WeightsError
 from icarus.judges.protocol import Judge
 from icarus.judges.relevance import RelevanceJudge
 from icarus.judges.thresholded import ThresholdedJudge
-from icarus.judges.trained import OfflineWordLlamaJudge, WeightsError
+from icarus.judges.trained import OfflineWordLlamaJudge
 from icarus.settings import Settings
 
 __all__ = [

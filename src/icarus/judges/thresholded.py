@@ -31,6 +31,7 @@ from typing import Any
 
 from icarus.judges.cross_encoder import OfflineMiniLMJudge
 from icarus.judges.offline import parsed_attribution_verdicts
+from icarus.judges.packaged import WeightsError
 from icarus.judges.parallel import WrappedTwin
 from icarus.judges.protocol import (
     AttributionVerdict,
@@ -40,7 +41,6 @@ from icarus.judges.protocol import (
     component_answer,
     restamped,
 )
-from icarus.judges.trained import WeightsError
 from icarus.ledger.judgments import JudgeProvenance, Stance
 
 __all__ = [

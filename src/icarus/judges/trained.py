@@ -42,6 +42,7 @@ from icarus.judges.calibration import Calibration
 from icarus.judges.features import FEATURE_VERSION, PairEncoder, TokenMatch, feature_width
 from icarus.judges.head import CLASSES, StanceHead
 from icarus.judges.offline import parsed_attribution_verdicts
+from icarus.judges.packaged import WeightsError, packaged_embeddings
 from icarus.judges.protocol import (
     FAILED_HOPS,
     AttributionVerdict,
@@ -63,7 +64,6 @@ __all__ = [
     "WEIGHTS_NAME",
     "JudgeWeights",
     "OfflineWordLlamaJudge",
-    "WeightsError",
     "calibrated_verdict",
     "candidate_passages",
     "clearest_side",
@@ -82,10 +82,6 @@ CANDIDATE_SENTENCES = 3
 HOP_WORD_MATCH = 0.3
 UNSTATED_WORDS_PER_HOP = 4
 HOPS_CAP = FAILED_HOPS  # beyond the policy's limit: nothing rests on such a passage
-
-
-class WeightsError(RuntimeError):
-    """The shipped weights are missing, damaged, or were fitted on another feature layout."""
 
 
 @dataclass(frozen=True)
@@ -118,8 +114,6 @@ def load_weights(name: str = WEIGHTS_NAME, folder: Path | None = None) -> JudgeW
 @cache
 def _shared() -> tuple[PairEncoder, JudgeWeights]:
     # WordLlama's packaged files read directly, without importing the wordllama package (and requests)
-    from icarus.judges.relevance import packaged_embeddings
-
     return PairEncoder(packaged_embeddings()), load_weights()
 
 
