@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import time
+import time  # the time bounds here are CPU seconds of this process, so a busy machine cannot fail them
 from decimal import Decimal as D
 
 import pytest
@@ -297,7 +297,7 @@ def test_a_measure_key_reads_only_its_window_before_the_figure() -> None:
 def test_a_claim_of_ten_thousand_figures_is_read_in_linear_time() -> None:
     # Reading every figure's noun phrase from the start of the claim took 35 s for 5,000 figures.
     text = "1% " * 5_000 + "rose 5% from 40% to 45% " * 2_500
-    started = time.perf_counter()
+    started = time.process_time()
     found = figures(text)
     assert len(found) == 7_500
-    assert time.perf_counter() - started < 20
+    assert time.process_time() - started < 20

@@ -4,7 +4,7 @@ can be wrong named by its line."""
 from __future__ import annotations
 
 import codecs
-import time
+import time  # the time bounds here are CPU seconds of this process, so a busy machine cannot fail them
 from pathlib import Path
 
 import pytest
@@ -426,11 +426,11 @@ def test_one_byte_over_the_size_cap_is_refused() -> None:
 
 
 def test_a_huge_single_line_is_refused_quickly() -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     assert _error(b"a" * (MAX_TRANSCRIPT_BYTES - 1)).line == 1
     assert _error(b"1\n00:00:01,000 --> 00:00:02,000\n" + b"a" * (MAX_SEGMENT_CHARS + 1)).line == 2
     assert "longer than" in _error(b"WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n" + b"<" * 3_000_000).reason
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < 5
 
 
 def test_a_line_just_within_the_segment_cap_is_accepted() -> None:
@@ -440,11 +440,11 @@ def test_a_line_just_within_the_segment_cap_is_accepted() -> None:
 
 def test_too_many_cues_are_refused_before_they_are_read() -> None:
     cue = b"00:00:01.000 --> 00:00:02.000\nx\n\n"
-    started = time.perf_counter()
+    started = time.process_time()
     error = _error(b"WEBVTT\n\n" + cue * (MAX_SEGMENTS + 1))
     assert "more than" in error.reason
     assert error.line == 3 + 3 * MAX_SEGMENTS
-    assert time.perf_counter() - started < 2
+    assert time.process_time() - started < 2
 
 
 def test_exactly_the_segment_cap_is_accepted() -> None:
@@ -468,19 +468,19 @@ def test_a_line_of_digits_is_refused_before_the_caption_library_sees_it(fmt: str
     cue = head + b"1\n00:00:01" + mark + b"000 --> 00:00:02" + mark + b"000\nHello.\n"
     (segment,) = parse_transcript(cue + b"2" * MAX_NUMBER_RUN + b" people voted.\n", fmt)
     assert segment.text.endswith(" people voted.")
-    started = time.perf_counter()
+    started = time.process_time()
     error = _error(cue + b"\f" + b"1" * 1_000_000, fmt)
     assert error.line == (6 if fmt == "vtt" else 4)
     assert "digits" in error.reason
-    assert time.perf_counter() - started < 1
+    assert time.process_time() - started < 1
 
 
 def test_stray_text_with_a_long_number_is_named_without_scanning_it() -> None:
     # Read whole, srt tries its patterns at every position of a stretch it cannot read: cubic in digits.
     cue = b"1\n00:00:01,000 --> 00:00:02,000\nHello.\n"
-    started = time.perf_counter()
+    started = time.process_time()
     before = _error(b"x " + b"1" * 5_000 + b"\n\n" + cue)
     bad_timing = _error(cue.replace(b"00:00:01,000", b"00:00:0x,000") + b"x " + b"1" * 5_000 + b"\n")
-    assert time.perf_counter() - started < 1
+    assert time.process_time() - started < 1
     assert (before.line, before.reason[:16]) == (1, "text outside a c")
     assert (bad_timing.line, bad_timing.reason[:20]) == (2, "malformed cue timing")

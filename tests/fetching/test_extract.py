@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
-import time
+import time  # the time bounds here are CPU seconds of this process, so a busy machine cannot fail them
 import zlib
 from datetime import UTC, datetime
 
@@ -166,9 +166,9 @@ def test_deeply_nested_html_is_survived() -> None:
         + "deep"
         + "</div>" * 100_000
     )
-    started = time.monotonic()
+    started = time.process_time()
     page = extract_page(html.encode(), "text/html", "https://hostile.example/")
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10
     assert "Opening paragraph before the trap." in page.text
 
 
@@ -179,9 +179,9 @@ def test_ten_megabyte_attribute_is_dropped_not_parsed_into_text() -> None:
         + '">The real sentence survives the padding.</p>'
         "<p>A second paragraph with enough words to count as content.</p></article></body></html>"
     )
-    started = time.monotonic()
+    started = time.process_time()
     page = extract_page(html.encode(), "text/html", "https://hostile.example/")
-    assert time.monotonic() - started < 10
+    assert time.process_time() - started < 10
     assert "The real sentence survives the padding." in page.text
     assert "AAAA" not in page.text
 
@@ -204,9 +204,9 @@ def test_billion_laughs_entities_do_not_expand() -> None:
         '<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html [' + "".join(levels) + "]>"
         '<html xmlns="http://www.w3.org/1999/xhtml"><body><p>&lol9;</p><p>Plain paragraph text.</p></body></html>'
     )
-    started = time.monotonic()
+    started = time.process_time()
     page = extract_page(doc.encode(), "application/xhtml+xml", "https://hostile.example/")
-    assert time.monotonic() - started < 5
+    assert time.process_time() - started < 5
     assert len(page.text) < 10_000
     assert "lollollol" not in page.text
 
@@ -331,10 +331,10 @@ def test_pdf_decompression_bomb_is_a_clean_error() -> None:
     bomb = b"BT /F1 12 Tf 72 720 Td (boom) Tj ET" + b" " * 30_000_000  # 30 MB of content in about 30 KB
     body = make_pdf_from_streams([bomb])
     assert len(body) < 100_000
-    started = time.monotonic()
+    started = time.process_time()
     with pytest.raises(ExtractionError, match="no readable page"):
         extract_page(body, "application/pdf", "https://x.example/bomb.pdf")
-    assert time.monotonic() - started < 5
+    assert time.process_time() - started < 5
 
 
 def test_a_bomb_page_costs_only_that_page() -> None:

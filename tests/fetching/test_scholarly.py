@@ -3,7 +3,7 @@ Dublin Core, JSON-LD, microdata and RDFa; identifiers normalised; hostile markup
 
 from __future__ import annotations
 
-import time
+import time  # the time bounds here are CPU seconds of this process, so a busy machine cannot fail them
 from datetime import UTC, datetime
 
 import pytest
@@ -239,9 +239,9 @@ HOSTILE = {
 
 @pytest.mark.parametrize("body", HOSTILE.values(), ids=HOSTILE.keys())
 def test_hostile_markup_is_read_in_bounded_time(body: bytes) -> None:
-    started = time.perf_counter()
+    started = time.process_time()
     read_html_metadata(body, URL)  # must not raise
-    assert time.perf_counter() - started < 5  # about a second at most on the 2-core machines
+    assert time.process_time() - started < 5  # about a second at most on the 2-core machines
 
 
 def test_deep_itemscope_nesting_is_not_handed_to_the_microdata_reader() -> None:
