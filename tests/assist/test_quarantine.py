@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from icarus.llm.quarantine import DATA_RULES, REMOVED_MARK, data_block, quarantine
-from icarus.scoring.icarus.markers import INSTRUCTION_INJECTION
+from icarus.text.markers import INSTRUCTION_INJECTION
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "prompt-injection.json"
 

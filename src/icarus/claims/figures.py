@@ -46,6 +46,7 @@ from decimal import Decimal
 from icarus.claims.cues import MONTHS
 from icarus.claims.quantities import (
     LEVELS,
+    NOT_UNITS,
     NUMBER,
     PERCENT,
     POINTS,
@@ -53,13 +54,13 @@ from icarus.claims.quantities import (
     SCALES,
     LevelPair,
     level_pair,
-    part_of_name,
     quantity_from,
     to_decimal,
 )
 from icarus.claims.segment import VERB_CUES
 from icarus.ledger.base import Span
 from icarus.ledger.figures import Derivation, Figure
+from icarus.text.words import part_of_name
 
 __all__ = ["FALL_NOUNS", "FALL_VERBS", "RISE_NOUNS", "RISE_VERBS", "extract_figures", "measure_key"]
 
@@ -325,7 +326,7 @@ def _count_levels(text: str, start: int, end: int, covered: bytearray) -> list[t
     for match in QUANTITY.finditer(text, start, end):
         if match.group("qpct") or covered[match.start("qn") - start]:
             continue
-        if part_of_name(text, match.start("qn")):
+        if part_of_name(text, match.start("qn"), NOT_UNITS):
             continue
         noun = match.group("qnoun")
         quantity = quantity_from(match, "q", noun)

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 __all__ = [
-    "FIGURE_PREFIXES",
     "LEVELS",
+    "NOT_UNITS",
     "NUMBER",
     "PERCENT",
     "POINTS",
@@ -40,7 +40,6 @@ __all__ = [
     "LevelPair",
     "Quantity",
     "level_pair",
-    "part_of_name",
     "quantity_from",
     "to_decimal",
 ]
@@ -72,7 +71,7 @@ _CURRENCY_WORDS = {
 _CURRENCY_SIGNS = frozenset("$£€")
 # Words after a number that are never its unit: function words, time words, and words that name what a
 # number is about rather than what it counts in.
-_NOT_UNITS = frozenset(
+NOT_UNITS = frozenset(
     """a an the and or but nor if then so than that this these those there here of to in on at by for from
     with as into onto over under about above below between through during before after since until while
     is are was were be been being am do does did has have had will would shall should can could may might
@@ -105,28 +104,6 @@ LEVELS = re.compile(
 # reads. It never starts inside a word or a number ("MH17", "1.5").
 QUANTITY = re.compile(rf"(?<![\w.,]){_quantity('q')}(?:\s+(?P<qnoun>{_NOUN}))?", re.IGNORECASE)
 
-# Words that a hyphen joins to a figure only to qualify it ("top-10", "over-65s" reads "65").
-FIGURE_PREFIXES = frozenset({"top", "bottom", "pre", "post", "mid", "sub", "non", "anti", "ex", "near", "up"})
-
-
-def part_of_name(text: str, start: int, small_words: frozenset[str] = _NOT_UNITS) -> bool:
-    """Whether the digits at ``text[start:]`` belong to a name or code rather than state a figure: joined to
-    a letter ("G7", "MH17", "H1N1", "CO2"), or to a word by a hyphen ("COVID-19", "F-35", "SARS-CoV-2"),
-    unless that word only qualifies the figure (``FIGURE_PREFIXES``, or one of ``small_words`` as in
-    "1-in-5")."""
-    if start == 0:
-        return False
-    before = text[start - 1]
-    if before.isalpha():
-        return True
-    if before != "-":
-        return False
-    word_start = start - 1
-    while word_start > 0 and text[word_start - 1].isalpha():
-        word_start -= 1
-    word = text[word_start : start - 1].casefold()
-    return bool(word) and word not in FIGURE_PREFIXES and word not in small_words
-
 
 def to_decimal(number: str) -> Decimal | None:
     """The number as written, commas dropped and a typographic minus read as one."""
@@ -138,7 +115,7 @@ def to_decimal(number: str) -> Decimal | None:
 
 def _fold_unit(word: str) -> str:
     word = unicodedata.normalize("NFKC", word).lower().replace("’", "'")
-    if word in _NOT_UNITS:
+    if word in NOT_UNITS:
         return ""
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         word = word[:-1]

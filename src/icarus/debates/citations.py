@@ -23,13 +23,13 @@ from datetime import datetime
 from typing import Any, Final
 
 from icarus.debates.model import Citation, PrimaryKind, ScopeDecision, SourceOrigin
-from icarus.judges import text as tx
 from icarus.ledger import Directness, EvidenceItem, SourceClass
 from icarus.ledger.judgments import Stance
 from icarus.ledger.reputation import ReputationMethod, SourceTier
 from icarus.provenance import ProvenanceGraph
 from icarus.reputation import Registry
 from icarus.research import SearchHit
+from icarus.text import words as tx
 
 __all__ = ["EXCERPT_MAX_CHARS", "CitationContext", "cite"]
 

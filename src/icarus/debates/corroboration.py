@@ -13,7 +13,7 @@ items' attributions ("according to the Halden Port Authority"). An official stat
 one extra corroboration search when its budget allows; if that still leaves one, the panel's confidence is
 capped at ``SINGLE_SOURCE_CONFIDENCE_CAP`` and the explanation says so. When documents give different
 values, every value found is listed (FIGURES FOUND) so the explanation must account for the disagreement.
-Figures are read with ``icarus.judges.text.stated_figures``: the digits of a name or code ("COVID-19",
+Figures are read with ``icarus.text.words.stated_figures``: the digits of a name or code ("COVID-19",
 "G7", "H1N1") are not a figure.
 """
 
@@ -26,10 +26,10 @@ from decimal import Decimal
 from typing import Final
 
 from icarus.debates.model import Corroboration, FigureEntry
-from icarus.judges import text as tx
 from icarus.ledger import EvidenceItem, SourceClass
 from icarus.ledger.judgments import Stance
 from icarus.provenance import ProvenanceGraph
+from icarus.text import words as tx
 
 __all__ = [
     "MIN_INDEPENDENT_CONFIRMATIONS",

@@ -26,7 +26,7 @@ from typing import Final
 
 from icarus.debates.model import ScopeDecision
 from icarus.debates.scope import ScopeCheck
-from icarus.judges import text as tx
+from icarus.text import words as tx
 
 __all__ = ["GENERIC_WORDS", "MIN_SHARED_SHARE", "NAME_TITLES", "ClaimSubject", "on_subject", "subject_gap"]
 

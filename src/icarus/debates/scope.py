@@ -3,7 +3,7 @@
 A page on the right topic may measure something else: inflation for a claim about GDP growth, another
 country, an older year. Such a document is set aside: context only, never evidence, never a source. The
 check is deterministic and reads the claim's own figures (``icarus.claims.figures``) and the stated
-quantities, years and places of both texts (``icarus.judges.text``):
+quantities, years and places of both texts (``icarus.text.words``):
 
 * quantity: the claim states a figure for a measure ("unemployment", "container traffic") and the document
   states figures but names none of that measure's words → ``different_quantity``;
@@ -33,9 +33,9 @@ from typing import Final
 from icarus.claims import extract_figures
 from icarus.claims.cues import temporal_scope
 from icarus.debates.model import ScopeDecision
-from icarus.judges import text as tx
 from icarus.ledger import TemporalScope
 from icarus.ledger.judgments import ScopeAnswer, ScopeDimension
+from icarus.text import words as tx
 
 __all__ = [
     "COUNTRY_NAMES",

@@ -29,13 +29,13 @@ from decimal import Decimal
 from typing import Any
 
 from icarus.evaluation.stancesets import EVIDENCE_TEXT, LabelledPair
-from icarus.judges import text as tx
 from icarus.judges.calibration import expected_calibration_error, reliability
 from icarus.judges.metrics import accuracy, confusion, f1_by_label, macro_f1, side_calls
 from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest
 from icarus.ledger.judgments import ScopeDimension
 from icarus.scoring.icarus.config import DEFAULT_POLICY, load_policy
+from icarus.text import words as tx
 
 __all__ = ["JudgedPair", "evaluate", "judge_pairs", "max_hops", "scope_expectation"]
 

@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from icarus.jsonlines import json_objects
-from icarus.judges import text as tx
+from icarus.text import words as tx
 
 __all__ = [
     "DATASET_FILES",

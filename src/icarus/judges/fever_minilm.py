@@ -23,7 +23,6 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from icarus.judges import text as tx
 from icarus.judges.cross_encoder import CrossEncoderWeights, OfflineMiniLMJudge, load_weights
 from icarus.judges.offline import parsed_attribution_verdicts
 from icarus.judges.parallel import WrappedTwin
@@ -37,6 +36,7 @@ from icarus.judges.protocol import (
 )
 from icarus.judges.reported_speech import reported_speech, reports_speaker
 from icarus.ledger.judgments import JudgeProvenance, Stance
+from icarus.text import words as tx
 
 __all__ = [
     "PROVIDER",

@@ -37,7 +37,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from functools import lru_cache
 
-from icarus.judges import text as tx
+from icarus.text import words as tx
 
 __all__ = [
     "DOWN_WORDS",

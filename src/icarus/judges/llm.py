@@ -48,6 +48,7 @@ MAX_EVIDENCE_CHARS = 12_000
 
 _log = logging.getLogger(__name__)
 
+
 class _Strict(BaseModel):
     # extra="forbid" puts additionalProperties: false in the schema, which strict mode requires.
     model_config = ConfigDict(extra="forbid")

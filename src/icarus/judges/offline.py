@@ -42,7 +42,6 @@ import re
 from dataclasses import asdict, dataclass
 from decimal import Decimal
 
-from icarus.judges import text as tx
 from icarus.judges.protocol import (
     AttributionVerdict,
     JudgeRequest,
@@ -54,6 +53,7 @@ from icarus.ledger.claims import MisrepresentationKind, SelfEvidenceFinding
 from icarus.ledger.judgments import JudgeProvenance, ScopeDimension, Stance
 from icarus.llm.client import prompt_hash
 from icarus.llm.quarantine import quarantine
+from icarus.text import words as tx
 
 __all__ = [
     "ANTONYM_CAP",

@@ -38,7 +38,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from icarus.judges import text as tx
 from icarus.judges.offline import parsed_attribution_verdicts
 from icarus.judges.packaged import WeightsError, packaged_embeddings
 from icarus.judges.parallel import WrappedTwin
@@ -52,6 +51,7 @@ from icarus.judges.protocol import (
 )
 from icarus.judges.thresholded import SideThresholds, ThresholdedJudge
 from icarus.ledger.judgments import JudgeProvenance, Stance
+from icarus.text import words as tx
 
 __all__ = [
     "BASE_JUDGE",

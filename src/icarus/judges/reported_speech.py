@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from icarus.judges import text as tx
+from icarus.text import words as tx
 
 __all__ = [
     "MAX_SPEAKER_WORDS",

@@ -37,7 +37,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from icarus.judges import text as tx
 from icarus.judges.calibration import Calibration
 from icarus.judges.features import FEATURE_VERSION, PairEncoder, TokenMatch, feature_width
 from icarus.judges.head import CLASSES, StanceHead
@@ -53,6 +52,7 @@ from icarus.judges.protocol import (
 from icarus.ledger.judgments import JudgeProvenance, ScopeDimension, Stance
 from icarus.llm.client import prompt_hash
 from icarus.llm.quarantine import Quarantined, quarantine
+from icarus.text import words as tx
 
 __all__ = [
     "CANDIDATE_SENTENCES",

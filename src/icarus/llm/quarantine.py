@@ -16,7 +16,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from icarus.scoring.icarus.markers import INSTRUCTION_INJECTION
+from icarus.text.markers import INSTRUCTION_INJECTION
 
 __all__ = [
     "DATA_RULES",

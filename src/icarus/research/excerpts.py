@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from icarus.judges.text import sentence_spans, stem
 from icarus.ledger import Span
 from icarus.research.reported_claims import is_about_a_statement, reports_a_claim
+from icarus.text.words import sentence_spans, stem
 
 __all__ = ["EXCERPT_MAX_CHARS", "FIGURE_WEIGHT", "best_excerpt"]
 

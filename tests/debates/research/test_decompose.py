@@ -9,7 +9,7 @@ from pathlib import Path
 from icarus.debates.model import ResearchMode, Verdict
 from icarus.debates.research import ClaimToResearch, LlmConfig, run_method
 from icarus.debates.research.decompose import MAX_PARTS, decompose, split_claim
-from icarus.judges import text as tx
+from icarus.text import words as tx
 from tests.debates.research.corpora import NOW, sample_services
 from tests.judges.conftest import FakeServer, fake_llm
 

@@ -45,8 +45,8 @@ from icarus.debates.model import (
 )
 from icarus.debates.research.base import BudgetMeter, ClaimToResearch, ResearchServices
 from icarus.debates.research.gather import Findings, findings_trace, investigate, panel_from, pending_panel
-from icarus.judges import text as tx
 from icarus.scoring.icarus.panel_verdicts import PanelVerdictName, combine_parts
+from icarus.text import words as tx
 
 __all__ = [
     "MAX_PARTS",

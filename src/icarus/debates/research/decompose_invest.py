@@ -22,8 +22,8 @@ from icarus.debates.model import Panel, ResearchMode
 from icarus.debates.research.base import BudgetMeter, ClaimToResearch, ResearchServices
 from icarus.debates.research.decompose import PART_QUERIES, combine_findings, decompose
 from icarus.debates.research.gather import Findings, follow_up, investigate, panel_from
-from icarus.judges import text as tx
 from icarus.research import PlannedQuery, QueryKind
+from icarus.text import words as tx
 
 __all__ = ["FOLLOW_UP_DEPTH", "follow_up_queries", "research"]
 

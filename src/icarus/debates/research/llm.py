@@ -37,8 +37,8 @@ from icarus.debates.model_choice import CandidateModel, ModelWeights, parse_cand
 from icarus.debates.research.base import DEFAULT_LLM_TIMEOUT_S, LlmConfig, ResearchServices
 from icarus.llm.client import prompt_hash
 from icarus.llm.quarantine import DATA_RULES, data_block, quarantine
-from icarus.scoring.icarus.markers import INSTRUCTION_INJECTION
 from icarus.settings import Settings
+from icarus.text.markers import INSTRUCTION_INJECTION
 
 __all__ = [
     "MAX_ANSWER_CHARS",

@@ -18,6 +18,7 @@ from icarus.scoring.icarus.aggregate import ClusterSummary
 from icarus.scoring.icarus.confidence import band_for
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.scoring.labels import Band, Label, most_adverse
+from icarus.text.markers import NEGATION_WORDS
 
 DISPOSITION_REASONS = {
     Disposition.OPINION: "non-literal opinion",
@@ -105,7 +106,7 @@ def is_load_bearing(token: str) -> bool:
     return (
         bool(markers.DIGIT.search(bare))
         or lowered in markers.UNIT_WORDS
-        or lowered in markers.NEGATION_WORDS
+        or lowered in NEGATION_WORDS
         or lowered.endswith("n't")
         or (len(bare) > 1 and bare[0].isupper())
     )

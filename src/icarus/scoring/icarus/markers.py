@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from icarus.text.markers import INSTRUCTION_INJECTION
+
 # H11: anonymous sourcing.
 ANONYMOUS_SOURCING = re.compile(
     r"\b(?:sources said|sources say|according to (?:two|three|several|multiple)? ?sources|"
@@ -51,46 +53,12 @@ LIVE_MARKER = re.compile(
     r"\b(?:live updates?|LIVE:|breaking(?: news)?:?|developing story|developing:)", re.IGNORECASE
 )
 
-# H30: text addressed to an AI model.
-INSTRUCTION_INJECTION = re.compile(
-    r"(?:ignore (?:all |any )?(?:the )?(?:previous|prior|above|earlier) (?:instructions|prompts?)|"
-    r"disregard (?:all |any )?(?:previous|prior|above) (?:instructions|prompts?)|"
-    r"\byou are (?:now )?(?:an? )?(?:ai|language model|assistant|chatgpt)\b|"
-    r"\b(?:system|developer) prompt\b|\bas an ai (?:model|assistant)\b|"
-    r"(?:respond|answer|reply) (?:only )?with [\"']?(?:true|supported|refuted|false)[\"']?|"
-    r"<\s*/?\s*(?:system|assistant|instructions?)\s*>)",
-    re.IGNORECASE,
-)
-
 # H24: pages that are really "not found" templates.
 NOT_FOUND_TITLE = re.compile(
     r"\b(?:404|page not found|not found|page (?:does not|doesn't) exist)\b", re.IGNORECASE
 )
 
-# G2: what makes an OCR token load-bearing.
-NEGATION_WORDS: frozenset[str] = frozenset(
-    {
-        "no",
-        "not",
-        "never",
-        "none",
-        "nobody",
-        "nothing",
-        "neither",
-        "nor",
-        "without",
-        "n't",
-        "cannot",
-        "didn't",
-        "doesn't",
-        "isn't",
-        "wasn't",
-        "won't",
-        "don't",
-        "aren't",
-        "weren't",
-    }
-)
+# G2: what makes an OCR token load-bearing (with ``NEGATION_WORDS``, shared from ``icarus.text.markers``).
 UNIT_WORDS: frozenset[str] = frozenset(
     {
         "%",

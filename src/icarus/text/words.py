@@ -1,6 +1,6 @@
-"""Small text tools shared by the judges and by the research step's excerpt choice: tokens, a light
-stemmer, sentences, quantities, years, places. Shared so that an excerpt is cut at the same sentence
-boundaries a judge reads."""
+"""Small text tools shared by claims, research, provenance, the judges and the debates: tokens, a light
+stemmer, sentences, quantities, years, places, the digits of a name. Shared so that an excerpt is cut at the
+same sentence boundaries a judge reads."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
-from icarus.claims.quantities import part_of_name
-from icarus.scoring.icarus.markers import NEGATION_WORDS
+from icarus.text.markers import NEGATION_WORDS
 
 __all__ = [
     "ANTONYM_STEMS",
+    "FIGURE_PREFIXES",
     "HEDGE_WORDS",
     "MONTHS",
     "STOPWORDS",
@@ -22,6 +22,7 @@ __all__ = [
     "content_stems",
     "is_negation",
     "months",
+    "part_of_name",
     "places",
     "quantities",
     "same_value",
@@ -289,7 +290,7 @@ def stated_figures(text: str) -> list[Quantity]:
     """``quantities`` without the digits of names and codes ("COVID-19", "G7", "H1N1"): the figures a
     debate's research compares. The judges keep reading ``quantities`` as they were trained on it, so
     their recorded validation numbers still reproduce; a new judge version may move to this reading."""
-    return [q for q in quantities(text) if not _part_of_name(text, _digits_start(text, q.start))]
+    return [q for q in quantities(text) if not part_of_name(text, _digits_start(text, q.start))]
 
 
 def _digits_start(text: str, start: int) -> int:
@@ -299,9 +300,27 @@ def _digits_start(text: str, start: int) -> int:
     return start
 
 
-def _part_of_name(text: str, start: int) -> bool:
-    """``icarus.claims.quantities.part_of_name``, with the judges' stopwords as the small words."""
-    return part_of_name(text, start, STOPWORDS)
+# Words that a hyphen joins to a figure only to qualify it ("top-10", "over-65s" reads "65").
+FIGURE_PREFIXES = frozenset({"top", "bottom", "pre", "post", "mid", "sub", "non", "anti", "ex", "near", "up"})
+
+
+def part_of_name(text: str, start: int, small_words: frozenset[str] = STOPWORDS) -> bool:
+    """Whether the digits at ``text[start:]`` belong to a name or code rather than state a figure: joined to
+    a letter ("G7", "MH17", "H1N1", "CO2"), or to a word by a hyphen ("COVID-19", "F-35", "SARS-CoV-2"),
+    unless that word only qualifies the figure (``FIGURE_PREFIXES``, or one of ``small_words`` as in
+    "1-in-5")."""
+    if start == 0:
+        return False
+    before = text[start - 1]
+    if before.isalpha():
+        return True
+    if before != "-":
+        return False
+    word_start = start - 1
+    while word_start > 0 and text[word_start - 1].isalpha():
+        word_start -= 1
+    word = text[word_start : start - 1].casefold()
+    return bool(word) and word not in FIGURE_PREFIXES and word not in small_words
 
 
 def same_value(a: Decimal, b: Decimal) -> bool:

@@ -1,4 +1,4 @@
-"""Years and figures in text (``icarus.judges.text``): what counts as a year, and the same answers in linear time."""
+"""Years and figures in text (``icarus.text.words``): what counts as a year, and the same answers in linear time."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from icarus.judges import text as tx
+from icarus.text import words as tx
 
 PIECES = [
     "in", "within", "since", "September", "sept.", "Oct.", "c.", "16,", "2019", "1999", "2500", "people",
