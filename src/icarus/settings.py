@@ -13,7 +13,7 @@ from typing import Annotated
 from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
-from icarus.scoring.icarus.config import DEFAULT_POLICY
+from icarus.ledger.policy import DEFAULT_POLICY
 
 
 class Settings(BaseSettings):

@@ -24,13 +24,13 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence, Set
 
 from icarus.ledger.evidence import EvidenceItem
+from icarus.ledger.policy import ProvenanceSettings
 from icarus.provenance.canonical import canonical_url, find_duplicates, item_canonical_url
 from icarus.provenance.citations import ARTIFACT_PREFIX, extract_mentions, resolve_mentions
 from icarus.provenance.gc_pause import collection_paused
 from icarus.provenance.graphs import strong_components
 from icarus.provenance.model import CitationEdge, EdgeOrigin, ProvenanceGraph
 from icarus.provenance.similarity import similarity_graph
-from icarus.scoring.icarus.config import ProvenanceSettings
 
 __all__ = ["build_graph"]
 

@@ -46,6 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from icarus.ledger.evidence import EvidenceItem, SourceClass
+from icarus.ledger.policy import ProvenanceSettings
 from icarus.provenance.arrays import dense_ids, distinct_sorted, run_positions
 from icarus.provenance.boilerplate import clean_texts, raw_text
 from icarus.provenance.canonical import registered_domain
@@ -62,7 +63,6 @@ from icarus.provenance.shingles import (
     shingle_sets,
     words_of,
 )
-from icarus.scoring.icarus.config import ProvenanceSettings
 
 __all__ = [
     "CONTAINMENT_MAX_HOLDERS",

@@ -14,6 +14,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# Defined below scoring (the settings and provenance read them) and named here too, with the policy configs.
+from icarus.ledger.policy import DEFAULT_POLICY as DEFAULT_POLICY
+from icarus.ledger.policy import ProvenanceSettings as ProvenanceSettings
 from icarus.scoring.canonical import canonical_json, sha256_hex
 
 
@@ -101,21 +104,6 @@ class Bands(_Section):
 class Freshness(_Section):
     full_days: int
     zero_days: int
-
-
-class ProvenanceSettings(_Section):
-    shingle_words: int
-    minhash_permutations: int
-    minhash_seed: int
-    similarity_threshold: Decimal = Field(
-        description="H2: MinHash Jaccard at or above this joins a copy group."
-    )
-    release_shingle_words: int
-    release_containment: Decimal = Field(description="H19: share of an item's shingles found in a release.")
-    amplification_similarity: Decimal
-    amplification_window_minutes: int
-    amplification_min_items: int
-    amplification_min_domains: int
 
 
 class DateRules(_Section):
@@ -224,7 +212,6 @@ POLICY_FILES = {
     "icarus@1.1": "icarus-1.1.json",
     "icarus@1.2": "icarus-1.2.json",
 }
-DEFAULT_POLICY = "icarus@1.2"
 
 
 class UnknownPolicyError(KeyError):
