@@ -235,7 +235,7 @@ def build_lvf_router(
 
     def fed(ledger: Ledger) -> list[FedChallenge]:
         accepted = database.get().accepted_challenges(ledger.ledger_id)
-        lookup = reputation_registry().lookup
+        lookup = reputation_registry().ledger_lookup
         return [feed_challenge(a, lookup) for a in accepted]
 
     def answer(runs: tuple[LvfRun, ...], ids: list[int | None], public: bool) -> list[dict[str, Any]]:

@@ -71,7 +71,7 @@ def _fed_challenges(ledger: Ledger, db: Path | None) -> list[FedChallenge]:
         accepted = repository.accepted_challenges(ledger.ledger_id)
     if not accepted:
         return []
-    lookup = default_registry().lookup
+    lookup = default_registry().ledger_lookup
     return [feed_challenge(a, lookup) for a in accepted]
 
 

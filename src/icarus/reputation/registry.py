@@ -182,6 +182,11 @@ class Registry:
         )
         return RegistryEntry(record, source_class)
 
+    def ledger_lookup(self, host_or_url: str) -> tuple[ReputationRecord, SourceClass]:
+        """``lookup`` as the ledger types an evidence item carries: the record and the source class."""
+        entry = self.lookup(host_or_url)
+        return entry.record, entry.source_class
+
 
 def read_entries(path: Path) -> list[RegistryEntry]:
     """The entries of one registry file as written, in file order (the per-domain merge not redone)."""

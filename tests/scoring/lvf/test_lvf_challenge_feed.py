@@ -25,7 +25,7 @@ from icarus.scoring.lvf.record import ChallengeUse
 from tests.scoring.lvf.support import FixedAssessor, all_scores, worthy_ledger
 
 V3 = load_lvf_config("lvf@3.0")
-LOOKUP = Registry().lookup  # no records on file: every submitted domain gets the heuristic estimate
+LOOKUP = Registry().ledger_lookup  # no records on file: every submitted domain gets the heuristic estimate
 E1_URL = "https://e1.example/story/e1"  # the ledger's own first item (tests.builders.item)
 
 
@@ -81,7 +81,7 @@ def test_submitted_evidence_becomes_a_snippet_only_untraceable_item_judged_by_th
     assert refuting.flags.access is Access.SNIPPET_ONLY
     assert refuting.content_sha256 is None and refuting.snapshot is None
     assert refuting.excerpt is not None and refuting.excerpt.text == refuting.text
-    assert refuting.reputation == LOOKUP("port.example").record
+    assert (refuting.reputation, refuting.source_class) == LOOKUP("port.example")
     (judgment,) = refuting.judgments
     assert judgment.claim_id == "c1" and judgment.stance.stance is Stance.REFUTE
     assert judgment.stance.confidence == REVIEWED_STANCE_CONFIDENCE and judgment.stance.judge == REVIEW_JUDGE

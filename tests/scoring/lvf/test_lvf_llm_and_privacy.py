@@ -144,7 +144,7 @@ def test_a_challenge_fed_run_publishes_ids_and_counts_never_the_submission(
             )
         )
         repository.review(challenge, ReviewAction.ACCEPT, "rev-1", NOTE)
-        fed = [feed_challenge(a, Registry().lookup) for a in repository.accepted_challenges()]
+        fed = [feed_challenge(a, Registry().ledger_lookup) for a in repository.accepted_challenges()]
         (later,) = run_lvf(secret_ledger(), V3, [assessor(fake_llm)], challenges=fed, offline=ONLY_LEDGER)
         later_id = repository.record_run(later)
         stored = repository.get_run(later_id)

@@ -33,12 +33,13 @@ from icarus.ledger import (
     Excerpt,
     JudgeProvenance,
     Ledger,
+    ReputationRecord,
+    SourceClass,
     Span,
     Stance,
     StanceAnswer,
     ValidityFlags,
 )
-from icarus.reputation.registry import RegistryEntry
 from icarus.scoring.canonical import canonical_json, sha256_hex
 from icarus.scoring.lvf.challenges import AcceptedChallenge, SubmittedEvidence
 
@@ -51,8 +52,9 @@ __all__ = [
     "with_challenge_evidence",
 ]
 
-ReputationLookup = Callable[[str], RegistryEntry]
-"""``Registry.lookup``: the record on file for a host or URL, or a labelled heuristic estimate."""
+ReputationLookup = Callable[[str], tuple[ReputationRecord, SourceClass]]
+"""``Registry.ledger_lookup``: the record on file for a host or URL (or a labelled heuristic estimate) and
+its source class, as ledger types."""
 
 REVIEWED_STANCE_CONFIDENCE: Final = Decimal("0.75")
 """A reviewer accepted the challenge, not a calibrated judge: a confident stance, below a typical judge's
@@ -85,7 +87,7 @@ def _evidence_hash(evidence: Sequence[SubmittedEvidence]) -> str:
 def _item(
     evidence_id: str, evidence: SubmittedEvidence, claim_id: str, lookup: ReputationLookup
 ) -> EvidenceItem:
-    entry = lookup(evidence.url)
+    reputation, source_class = lookup(evidence.url)
     host = (urlsplit(evidence.url).hostname or "").lower()
     judgment = ClaimJudgment(
         claim_id=claim_id,
@@ -102,8 +104,8 @@ def _item(
         published_at=evidence.published_at,
         text=evidence.excerpt,
         excerpt=Excerpt(span=Span(start=0, end=len(evidence.excerpt)), text=evidence.excerpt),
-        reputation=entry.record,
-        source_class=entry.source_class,
+        reputation=reputation,
+        source_class=source_class,
         flags=ValidityFlags(access=Access.SNIPPET_ONLY),
         judgments=[judgment],
     )
