@@ -9,6 +9,8 @@ from email.utils import parsedate_to_datetime
 
 from dateutil import parser as date_parser
 
+from icarus.ledger.queries import X_HOSTS
+
 __all__ = [
     "NEGATIONS",
     "STOPWORDS",
@@ -36,7 +38,6 @@ STOPWORDS = frozenset(
 NEGATIONS = frozenset({"not", "no", "never", "nor", "none", "without", "neither", "cannot", "n't"})
 
 # Hosts of X (formerly Twitter). Research never searches them: a post on X never corroborates a claim.
-X_HOSTS = frozenset({"x.com", "twitter.com", "mobile.twitter.com", "t.co", "mobile.x.com"})
 
 # A word, number or compound: "COVID-19", "4.1", "1,000", "U.S", "don't". Joiners only count between
 # word characters, so trailing punctuation is dropped.

@@ -25,14 +25,11 @@ alternatives of which a match should contain at least one; each provider renders
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, date, datetime, timedelta
-from enum import StrEnum
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from icarus.ledger.claims import Claim, TemporalScope
-from icarus.research._text import STOPWORDS, X_HOSTS, is_content_word, tokens
+from icarus.ledger.queries import FORBIDDEN_IN_QUERY, PlannedQuery, QueryKind
+from icarus.research._text import STOPWORDS, is_content_word, tokens
 
 __all__ = [
     "CORRECTION_TERMS",
@@ -46,17 +43,6 @@ __all__ = [
     "plan_queries",
     "web_query",
 ]
-
-
-class QueryKind(StrEnum):
-    """The ways of searching for one claim; see the module docstring for what each finds."""
-
-    CLOSE_WORDING = "close_wording"
-    NORMALIZED = "normalized"
-    REFUTATION = "refutation"
-    EVENT_DATED = "event_dated"
-    PRIMARY_SOURCE = "primary_source"
-    CORRECTION = "correction"
 
 
 PRIORITY: tuple[QueryKind, ...] = (
@@ -81,31 +67,6 @@ DEFAULT_CURRENT_WINDOW = timedelta(days=30)
 
 _CLOSE_WORDING_MAX_TERMS = 32  # search engines cap query length; a claim is rarely longer
 _KEY_TERMS_MAX = 8  # enough to pin the topic while leaving room for the kind's own terms
-_FORBIDDEN = re.compile(
-    r"\bsite:|(?<![\w.])(?:" + "|".join(re.escape(host) for host in sorted(X_HOSTS)) + r")(?!\.?\w)",
-    re.IGNORECASE,
-)
-
-
-class PlannedQuery(BaseModel):
-    """One search to run: its kind, its text, optional alternatives and optional date bounds (inclusive)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    kind: QueryKind = Field(description="Which way of searching this query serves.")
-    text: str = Field(min_length=1, description="Plain words and double-quoted phrases; no other syntax.")
-    since: date | None = Field(default=None, description="Earliest publication date wanted (inclusive).")
-    until: date | None = Field(default=None, description="Latest publication date wanted (inclusive).")
-    any_of: tuple[str, ...] = Field(
-        default=(), description="Words or phrases of which a match should contain at least one."
-    )
-
-    @field_validator("text")
-    @classmethod
-    def _no_operators(cls, value: str) -> str:
-        if _FORBIDDEN.search(value):
-            raise ValueError("query text may not name X/Twitter or use site: operators")
-        return value
 
 
 def web_query(query: PlannedQuery, *, with_any_of: bool = True) -> str:
@@ -172,7 +133,7 @@ def _make(
     until: date | None = None,
 ) -> PlannedQuery | None:
     text = " ".join(text.split())
-    if not text or _FORBIDDEN.search(text):
+    if not text or FORBIDDEN_IN_QUERY.search(text):
         return None
     return PlannedQuery(kind=kind, text=text, any_of=any_of, since=since, until=until)
 
