@@ -12,7 +12,7 @@ import re
 from typing import Final
 
 from icarus.api.methods import CANDIDATE_METHODS
-from icarus.api.problems import PROBLEM_MEDIA_TYPE
+from icarus.http.problems import PROBLEM_MEDIA_TYPE
 from icarus.store.tokens import Role
 from tests.api.conftest import Site
 

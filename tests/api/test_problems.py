@@ -22,7 +22,7 @@ from fastapi.routing import iter_route_contexts
 from jsonschema import Draft202012Validator
 
 from icarus.api.app import MAX_BODY_BYTES
-from icarus.api.problems import PROBLEM_MEDIA_TYPE, PROBLEM_MEMBERS
+from icarus.http.problems import PROBLEM_MEDIA_TYPE, PROBLEM_MEMBERS
 from icarus.store.tokens import Role
 from tests.api.conftest import Site
 

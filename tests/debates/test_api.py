@@ -20,12 +20,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from icarus.api import create_app
-from icarus.api.auth import PAGE_HEADER, PAGE_HEADER_VALUE, TOKEN_COOKIE
 from icarus.debates.access import AccessStore
 from icarus.debates.model import Citation, Panel, ResearchMode, Verdict
 from icarus.debates.research.base import ClaimToResearch
 from icarus.debates.service import DebateService
 from icarus.debates.transcripts import MAX_TRANSCRIPT_BYTES
+from icarus.http.auth import PAGE_HEADER, PAGE_HEADER_VALUE, TOKEN_COOKIE
 from icarus.jobs.runner import JobRunner
 from icarus.settings import Settings
 from icarus.store import Store

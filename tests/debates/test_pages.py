@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from icarus.api.auth import TOKEN_COOKIE
 from icarus.debates.model import Citation, Panel, ResearchMode, Verdict
 from icarus.debates.research.base import ClaimToResearch
 from icarus.debates.web import render_claim_card
+from icarus.http.auth import TOKEN_COOKIE
 from icarus.store.tokens import Role
 from tests.debates.test_api import Site, open_site
 

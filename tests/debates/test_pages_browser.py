@@ -22,10 +22,10 @@ import uvicorn
 from sqlalchemy import select
 
 from icarus.api import create_app
-from icarus.api.auth import TOKEN_COOKIE
 from icarus.debates.access import AccessStore, Caller
 from icarus.debates.model import DebateSettings, ResearchMode, Verdict
 from icarus.debates.service import DebateService
+from icarus.http.auth import TOKEN_COOKIE
 from icarus.jobs.runner import JobRunner
 from icarus.settings import Settings
 from icarus.store import Store

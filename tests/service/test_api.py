@@ -285,7 +285,7 @@ def test_roles_and_hidden_admin_diagnostics(client: TestClient, runner: JobRunne
 def test_a_revoked_token_stops_working(
     client: TestClient, runner: JobRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("icarus.api.auth.TOKEN_CACHE_S", 0.0)
+    monkeypatch.setattr("icarus.http.auth.TOKEN_CACHE_S", 0.0)
     tokens = TokenStore(runner.store)
     issued = tokens.create("soon gone", Role.API, runner.clock())
     headers = {"Authorization": f"Bearer {issued.secret}"}

@@ -17,9 +17,9 @@ from fastapi.testclient import TestClient
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from icarus.api import create_app
-from icarus.api import limits as limits_module
 from icarus.api.cli import DEFAULT_TRUSTED_PROXIES, proxy_options
-from icarus.api.limits import RateLimiter, RedisRateLimiter, limiter_for
+from icarus.http import limits as limits_module
+from icarus.http.limits import RateLimiter, RedisRateLimiter, limiter_for
 from icarus.jobs.runner import JobRunner
 from icarus.settings import Settings
 from icarus.store.tokens import Role, TokenStore

@@ -21,13 +21,10 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from icarus.api.auth import Security
-from icarus.api.limits import REFUSAL_PAUSE_S, Limiter, PageRateLimit, limiter_for
 from icarus.api.methods import allow_header, served_methods
 from icarus.api.model_results import ModelResults
 from icarus.api.models_routes import build_models_router
 from icarus.api.openapi import DOCS_PATH, DOCS_POLICY, describe_errors, docs_router
-from icarus.api.problems import problem_response
 from icarus.api.routes import build_router
 from icarus.debates.api import build_debate_router, debate_service_for_app
 from icarus.debates.service import DebateService
@@ -35,6 +32,9 @@ from icarus.debates.web import build_debate_pages, dashboard_debates
 from icarus.evidenceverify.api import build_evidence_verify_router
 from icarus.evidenceverify.records import VerificationRecords
 from icarus.evidenceverify.web import build_evidence_verify_pages
+from icarus.http.auth import Security
+from icarus.http.limits import REFUSAL_PAUSE_S, Limiter, PageRateLimit, limiter_for
+from icarus.http.problems import problem_response
 from icarus.jobs.queue import bind_tasks, create_huey
 from icarus.jobs.runner import Enqueue, JobRunner, RunnerConfig, settings_services
 from icarus.jobs.sweep import DeletionSweep, PostStatusSource, x_status_source

@@ -15,7 +15,6 @@ from typing import Annotated, Any, Final
 from fastapi import APIRouter, Depends, HTTPException, Path, Query, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from icarus.api.auth import Principal, Security
 from icarus.api.model_results import (
     MAX_MODELS,
     ModelOutcome,
@@ -24,6 +23,7 @@ from icarus.api.model_results import (
     verdict_json,
     without_post_words,
 )
+from icarus.http.auth import Principal, Security
 from icarus.jobs.runner import JobRunner
 from icarus.ledger import SubjectKind
 from icarus.ledger.document import parse_ledger

@@ -1,7 +1,7 @@
 """The OpenAPI description says what the answers are, errors included, and ``/docs`` works offline.
 
 Every error answer of the API has one shape, ``Problem`` (RFC 9457, ``application/problem+json``; see
-``icarus.api.problems``): ``type``, ``title``, ``status`` and ``detail``, a sentence, plus the members a
+``icarus.http.problems``): ``type``, ``title``, ``status`` and ``detail``, a sentence, plus the members a
 client may act on, such as ``errors`` (one ``{field, message}`` per problem) when the request did not
 match the schema. FastAPI describes its own 422 as a list of validation errors; ``describe_errors``
 replaces that with ``Problem`` and documents the answers every route can give besides its own: 401/403
@@ -26,7 +26,7 @@ from typing import Any, Final
 from fastapi import APIRouter, FastAPI, HTTPException
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
-from icarus.api.problems import PROBLEM_MEDIA_TYPE, PROBLEM_TYPE
+from icarus.http.problems import PROBLEM_MEDIA_TYPE, PROBLEM_TYPE
 
 __all__ = ["DOCS_ASSETS", "DOCS_PATH", "DOCS_POLICY", "describe_errors", "docs_router", "swagger_assets"]
 

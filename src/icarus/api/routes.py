@@ -8,7 +8,6 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, sta
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from icarus.api.auth import Principal, Security
 from icarus.api.cache import LruCache
 from icarus.api.model_results import CheckSubmission, ModelResults, model_or_none
 from icarus.api.models_routes import parse_models
@@ -31,6 +30,7 @@ from icarus.api.schemas import (
     WorkerOut,
 )
 from icarus.api.sse import EventStream
+from icarus.http.auth import Principal, Security
 from icarus.jobs.inputs import CaptureFailed
 from icarus.jobs.runner import JobRunner
 from icarus.jobs.sweep import DeletionSweep, PostStatus

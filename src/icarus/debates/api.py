@@ -20,8 +20,6 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, Request, sta
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from icarus.api.auth import Principal, Security
-from icarus.api.problems import ProblemException
 from icarus.debates.access import AccessStore, Caller
 from icarus.debates.errors import DebateError
 from icarus.debates.exports import ExportFormat, rows_csv
@@ -59,6 +57,8 @@ from icarus.debates.schemas import (
 )
 from icarus.debates.service import ClaimResults, ClaimSummary, DebateService, DebateView, PanelView
 from icarus.debates.sse import debate_event_stream
+from icarus.http.auth import Principal, Security
+from icarus.http.problems import ProblemException
 from icarus.settings import Settings
 from icarus.store.repository import Store
 from icarus.store.tables import INTEGER_MAX

@@ -26,7 +26,7 @@ __all__ = [
 
 class DebateError(Exception):
     """Base of every refusal: its message is the API's ``detail``; ``members()`` what a client may act on
-    besides (``icarus.api.problems.PROBLEM_MEMBERS`` names the members an answer may carry)."""
+    besides (``icarus.http.problems.PROBLEM_MEMBERS`` names the members an answer may carry)."""
 
     http_status: ClassVar[int] = 400
 

@@ -28,7 +28,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 
-from icarus.api.auth import TOKEN_COOKIE, Security
 from icarus.debates.access import AccessStore, Caller
 from icarus.debates.api import caller_for, claim_results_dict
 from icarus.debates.errors import DebateError
@@ -43,6 +42,7 @@ from icarus.debates.page_words import (
     said_at,
 )
 from icarus.debates.service import ClaimResults, ClaimSummary, DebateService, DebateView
+from icarus.http.auth import TOKEN_COOKIE, Security
 from icarus.store.tokens import Role
 from icarus.web._env import asset, debate_css, environment
 from icarus.web.model import Links, RecentDebate

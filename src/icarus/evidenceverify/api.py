@@ -15,7 +15,6 @@ from fastapi import APIRouter, Depends, HTTPException, Path, Query, status
 from fastapi.responses import JSONResponse
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
-from icarus.api.auth import Principal, Security
 from icarus.evidenceverify.records import (
     StoredStore,
     StoredVerification,
@@ -24,6 +23,7 @@ from icarus.evidenceverify.records import (
 )
 from icarus.evidenceverify.search import independent_search
 from icarus.evidenceverify.service import evidence_verify
+from icarus.http.auth import Principal, Security
 from icarus.judges.protocol import Judge
 from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE, JudgeConfigError, create_judge
 from icarus.request_schema import exactly_one_of

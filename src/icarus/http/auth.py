@@ -9,7 +9,7 @@ send from another site.
 Roles nest: reader < api < reviewer < admin. Every caller is rate limited per minute: a token by its own
 limit or its role's default, an anonymous caller by client address and by the budget all anonymous callers
 share. Limits are counted in Redis when one is configured, so every API process shares them, else in this
-process (see ``icarus.api.limits``).
+process (see ``icarus.http.limits``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Final
 
 from fastapi import HTTPException, Request, status
 
-from icarus.api.limits import ANONYMOUS_REQUESTS_KEY, Limiter, RateLimiter
+from icarus.http.limits import ANONYMOUS_REQUESTS_KEY, Limiter, RateLimiter
 from icarus.settings import Settings
 from icarus.store.tokens import Role, TokenInfo, TokenStore, hash_token
 

@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from icarus.settings import Settings
 
 if TYPE_CHECKING:
-    from icarus.api.auth import Security
+    from icarus.http.auth import Security
 
 __all__ = [
     "ANONYMOUS_PAGES_KEY",

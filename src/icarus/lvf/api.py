@@ -24,7 +24,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from icarus.api.auth import Principal, Security
+from icarus.http.auth import Principal, Security
 from icarus.jobs.runner import JobRunner
 from icarus.ledger import Ledger, LedgerError, SubjectKind
 from icarus.ledger.document import parse_ledger
