@@ -1,33 +1,21 @@
 """The methodology page: the policy's own Markdown (rendered from its config) as HTML.
 
-Raw HTML in the Markdown is escaped, not passed through: the page shows what the config says and nothing
-else can ride along.
+Raw HTML in the Markdown is escaped, not passed through (``markdown``).
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
-from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from icarus.reputation.methodology import published_methodology
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.web._env import environment
+from icarus.web.markdown import markdown_to_html
 from icarus.web.model import Links
 
-__all__ = ["markdown_to_html", "render_methodology_page"]
-
-
-@cache
-def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": False}).enable("table")
-
-
-def markdown_to_html(text: str) -> str:
-    html: str = _markdown().render(text)
-    return html
+__all__ = ["render_methodology_page"]
 
 
 def published_models() -> list[Any]:

@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from icarus.scoring.registry import UnknownModelError, default_registry, parse_ref
 from icarus.web._env import environment
-from icarus.web.methodology import markdown_to_html
+from icarus.web.markdown import markdown_to_html
 from icarus.web.model import Links
 
 __all__ = ["PublishedModel", "published_models", "render_model_methodology_page"]
