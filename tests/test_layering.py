@@ -54,8 +54,8 @@ def _forbidden(name: str) -> bool:
     return _within(name, FORBIDDEN_PACKAGES) or _within(name, FORBIDDEN_LIBRARIES) or _is_cli(name)
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(SRC).with_suffix("").parts
+def _module_name(path: Path, root: Path = SRC) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -166,3 +166,198 @@ def test_the_size_check_allows_700_lines_and_refuses_701(tmp_path: Path) -> None
     fits.write_text("a = 1\n" * MAX_MODULE_LINES, encoding="utf-8")
     too_long.write_text("a = 1\n" * MAX_MODULE_LINES + "b = 2", encoding="utf-8")  # no final newline
     assert modules_over([fits, too_long], tmp_path) == {"too_long.py": MAX_MODULE_LINES + 1}
+
+
+# --- floors and circles -----------------------------------------------------------------------------------
+#
+# The package order is written down once, in the README's package table (a floor per package, from the
+# bottom). Every import statement of src/ is read, function-level and type-checking ones included: an import
+# may only go to a package on a lower floor, and no modules may import each other round a loop.
+
+README = Path(__file__).parents[1] / "README.md"
+_TABLE_HEADER = "| floor | package | owns |"
+
+# Imports that do not go down yet, as (importing module, imported package). Each is removed by a part of
+# issue 37 still to land; when one goes, delete it here, so this list only shrinks.
+KNOWN_UPWARD = {
+    # item 5: recycled media becomes an adapter; the pipeline turns a match into an evidence item
+    ("icarus.lookups.recycled_media", "icarus.pipeline"),
+    ("icarus.lookups.recycled_media", "icarus.research"),
+    ("icarus.lookups.recycled_media", "icarus.reputation"),
+    # the issue's table (debates/api.py imports jobs): the debate routes build the queue themselves
+    ("icarus.debates.api", "icarus.jobs"),
+    # the runner calls the X bot's follow-up after a new version (a function-level import; a circle below)
+    ("icarus.jobs.runner", "icarus.xbot"),
+    # the reputation methodology text reads the deployment facts the report renderer states
+    ("icarus.reputation.methodology", "icarus.reports"),
+    # document embeddings reuse the judges' WordLlama loader (a function-level import)
+    ("icarus.provenance.embeddings", "icarus.judges"),
+}
+# Import circles between modules not yet broken, each a set of modules that reach each other.
+KNOWN_CIRCLES = {
+    # the blockers read a claim's outcome, and the outcome type names the blockers it carries
+    frozenset({"icarus.scoring.icarus.blockers", "icarus.scoring.icarus.outcome"}),
+    # the runner's follow-up above, and the X bot's service runs jobs
+    frozenset({"icarus.jobs.runner", "icarus.xbot", "icarus.xbot.service"}),
+    # the caller's identity and the per-caller rate limits read each other
+    frozenset({"icarus.http.auth", "icarus.http.limits"}),
+}
+
+
+def package_floors(readme: str) -> dict[str, int]:
+    """Each package of the README's package table with its floor, in the table's order (bottom first)."""
+    lines = readme.splitlines()
+    start = lines.index(_TABLE_HEADER) + 2
+    floors: dict[str, int] = {}
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        floor, names = (cell.strip() for cell in line.strip("|").split("|")[:2])
+        for name in names.replace("`", "").split(","):
+            floors[name.strip()] = int(floor)
+    return floors
+
+
+FLOORS = package_floors(README.read_text(encoding="utf-8"))
+
+
+def package_of(module: str, floors: dict[str, int] = FLOORS) -> str | None:
+    """The package of the table that holds ``module`` (the longest name that is it or contains it)."""
+    parts = module.split(".")
+    for end in range(len(parts), 0, -1):
+        name = ".".join(parts[:end])
+        if name in floors:
+            return name
+    return None
+
+
+def _resolved(name: str, modules: set[str] | dict[str, Path]) -> str | None:
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def module_graph(root: Path = SRC) -> dict[str, set[str]]:
+    """Every module under ``root`` with the modules of ``root`` it imports. ``from p import m`` names the
+    module ``p.m`` where there is one (the package's ``__init__`` runs first anyway), else ``p``; any other
+    name is resolved to the longest module name it starts with."""
+    paths = {_module_name(path, root): path for path in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+        names: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join([*package[: len(package) - node.level + 1], *([base] if base else [])])
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    names.add(full if full in paths else base)
+        resolved = {_resolved(name, paths) for name in names}
+        graph[module] = {name for name in resolved if name is not None and name != module}
+    return graph
+
+
+def upward_imports(graph: dict[str, set[str]], floors: dict[str, int]) -> set[tuple[str, str]]:
+    """(module, package) for each import into another package that is not on a lower floor."""
+    found: set[tuple[str, str]] = set()
+    for module, targets in graph.items():
+        home = package_of(module, floors)
+        for target in targets:
+            other = package_of(target, floors)
+            if home and other and other != home and floors[other] >= floors[home]:
+                found.add((module, other))
+    return found
+
+
+def circles(graph: dict[str, set[str]]) -> set[frozenset[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: set[frozenset[str]] = set()
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.add(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    found.add(frozenset(group))
+    return found
+
+
+GRAPH = module_graph()
+
+
+def test_the_readme_table_gives_every_package_of_src_a_floor_from_the_bottom_up() -> None:
+    assert list(FLOORS.values()) == sorted(FLOORS.values())
+    assert FLOORS["icarus.ledger"] < FLOORS["icarus.scoring"] < FLOORS["icarus.api"]
+    unplaced = sorted(m for m in GRAPH if m != "icarus" and package_of(m) is None)
+    assert unplaced == [], "add these packages to the README's package table"
+    assert sorted(p for p in FLOORS if not any(package_of(m) == p for m in GRAPH)) == []
+
+
+def test_no_package_imports_one_that_is_not_below_it() -> None:
+    found = upward_imports(GRAPH, FLOORS)
+    assert sorted(found - KNOWN_UPWARD) == [], "these imports go up or sideways: move the code or the import"
+    assert sorted(KNOWN_UPWARD - found) == [], "these known edges are gone: delete them from KNOWN_UPWARD"
+
+
+def test_no_modules_import_each_other_round_a_loop() -> None:
+    found = circles(GRAPH)
+    assert sorted(map(sorted, found - KNOWN_CIRCLES)) == [], "break these import circles"
+    assert sorted(map(sorted, KNOWN_CIRCLES - found)) == [], "these circles are gone: delete them here"
+
+
+def test_the_floor_check_sees_an_upward_import_a_sideways_one_and_a_circle() -> None:
+    floors = {"low": 0, "side": 1, "high": 1}
+    graph = {"low.a": {"high.b"}, "high.b": {"side.c", "low.a"}, "side.c": set(), "high": {"high.b"}}
+    assert upward_imports(graph, floors) == {("low.a", "high"), ("high.b", "side")}
+    assert circles(graph) == {frozenset({"low.a", "high.b"})}
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {frozenset({"a", "b", "c"})}
+    assert package_of("high.b.deep", floors) == "high" and package_of("elsewhere", floors) is None
+
+
+def test_the_floors_are_read_from_the_table_rows() -> None:
+    table = f"intro\n\n{_TABLE_HEADER}\n|---|---|---|\n| 0 | `a` | x |\n| 2 | `b`, `c` | y |\n\nafter | 9 |"
+    assert package_floors(table) == {"a": 0, "b": 2, "c": 2}
+
+
+def test_from_a_package_import_a_module_is_an_edge_to_that_module_only(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from pkg.b import B\n", encoding="utf-8")
+    (package / "a.py").write_text("from pkg import b\ndef f():\n    from . import B\n", encoding="utf-8")
+    (package / "b.py").write_text("import pkg.a.missing\nB = 1\n", encoding="utf-8")
+    graph = module_graph(tmp_path)
+    assert graph == {"pkg": {"pkg.b"}, "pkg.a": {"pkg.b", "pkg"}, "pkg.b": {"pkg.a"}}
+    assert circles(graph) == {frozenset({"pkg", "pkg.a", "pkg.b"})}
