@@ -190,8 +190,6 @@ KNOWN_UPWARD = {
     ("icarus.jobs.runner", "icarus.xbot"),
     # the reputation methodology text reads the deployment facts the report renderer states
     ("icarus.reputation.methodology", "icarus.reports"),
-    # document embeddings reuse the judges' WordLlama loader (a function-level import)
-    ("icarus.provenance.embeddings", "icarus.judges"),
 }
 # Import circles between modules not yet broken, each a set of modules that reach each other.
 KNOWN_CIRCLES = {

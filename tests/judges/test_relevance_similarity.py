@@ -9,8 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from icarus.judges.features import load_wordllama
 from icarus.judges.packaged import PackagedEmbeddings
+from icarus.text.wordllama import load_wordllama
 
 PAIRS = [
     ("Container traffic at Halden harbor fell 12% in October.", "The port said volumes dropped 12 percent."),

@@ -18,29 +18,23 @@ refuse to load against another.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from icarus.judges.offline import stance_features
+from icarus.text.wordllama import EMBEDDING_DIM, load_wordllama
 
 __all__ = [
-    "EMBEDDING_DIM",
     "FEATURE_VERSION",
     "SCALARS",
-    "WORDLLAMA_CONFIG",
     "PairEncoder",
     "TokenMatch",
     "feature_width",
-    "load_wordllama",
 ]
 
 FEATURE_VERSION = "pair-features@1"
-WORDLLAMA_CONFIG = "l2_supercat"
-EMBEDDING_DIM = 256
 SCALARS = (
     "align_mean",
     "align_min",
@@ -77,21 +71,6 @@ class TokenMatch:
 
 def feature_width() -> int:
     return _VECTOR_BLOCKS * EMBEDDING_DIM + len(SCALARS)
-
-
-@cache
-def load_wordllama() -> Any:
-    """WordLlama's packaged model, from the installed package only: a missing file is an error, never a
-    download."""
-    import wordllama
-    from wordllama import WordLlama
-
-    return WordLlama.load(
-        config=WORDLLAMA_CONFIG,
-        dim=EMBEDDING_DIM,
-        cache_dir=Path(wordllama.__file__).parent,
-        disable_download=True,
-    )
 
 
 @dataclass

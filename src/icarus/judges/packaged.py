@@ -23,7 +23,7 @@ class WeightsError(RuntimeError):
 
 class PackagedEmbeddings:
     """WordLlama's packaged static embeddings, read without importing the wordllama package: the files
-    ``features.load_wordllama`` loads (never a download), and the similarity its model computes, bit for bit
+    ``icarus.text.wordllama.load_wordllama`` loads (never a download), and the similarity its model computes, bit for bit
     (``tests/judges/test_relevance_similarity.py``). The package's import (its configuration files, and
     ``requests`` for downloads) and widening its whole float16 token table to float32 took a quarter of a
     second of every ``icarus check``; the gate reads a few dozen rows, widened as they are read (exactly)."""
@@ -39,7 +39,7 @@ class PackagedEmbeddings:
         from safetensors import safe_open
         from tokenizers import Tokenizer
 
-        from icarus.judges.features import EMBEDDING_DIM, WORDLLAMA_CONFIG
+        from icarus.text.wordllama import EMBEDDING_DIM, WORDLLAMA_CONFIG
 
         spec = importlib.util.find_spec("wordllama")
         if spec is None or not spec.submodule_search_locations:

@@ -152,7 +152,7 @@ def _hundredths_down(value: float) -> Decimal:
 @cache
 def _wordllama() -> Any:
     """The loaded model where something already has it, else the shared ``PackagedEmbeddings``."""
-    from icarus.judges.features import load_wordllama
+    from icarus.text.wordllama import load_wordllama
 
     return load_wordllama() if load_wordllama.cache_info().currsize else packaged_embeddings()
 

@@ -105,10 +105,10 @@ def packaged_embedder() -> Embedder:
     its word counts times the word vectors: the same vectors as ``WordLlama.embed``, at a fraction of
     the cost.
     """
-    # Imported here: the judges' runtime (and SciPy) are loaded only when some pair needs an embedding.
+    # Imported here: WordLlama (and SciPy) are loaded only when some pair needs an embedding.
     from scipy.sparse import csr_matrix
 
-    from icarus.judges.features import load_wordllama
+    from icarus.text.wordllama import load_wordllama
 
     model = load_wordllama()
     table = np.asarray(model.embedding, dtype=np.float32)
