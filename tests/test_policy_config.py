@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from pydantic import ValidationError
 
-from icarus.reputation.methodology import published_methodology
+from icarus.reports.methodology import published_methodology
 from icarus.scoring.icarus.catalog import ALL_ENTRIES, GATES, RULES
 from icarus.scoring.icarus.config import KNOWN_FEATURES, POLICY_FILES, UnknownPolicyError, load_policy
 from icarus.scoring.icarus.feature_words import FEATURE_WORDS

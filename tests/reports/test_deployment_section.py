@@ -13,8 +13,7 @@ from typer.testing import CliRunner
 
 from icarus.cli import app
 from icarus.lookups.plan import OFFLINE_REASON
-from icarus.reports.methodology import deployment_facts, shipped_settings
-from icarus.reputation.methodology import published_methodology
+from icarus.reports.methodology import deployment_facts, published_methodology, shipped_settings
 from icarus.scoring.icarus.config import KNOWN_FEATURES, POLICY_FILES, load_policy
 from icarus.scoring.icarus.deployment import DEPLOYMENT_HEADING
 from icarus.scoring.icarus.feature_words import FEATURE_WORDS

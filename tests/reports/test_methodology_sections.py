@@ -20,9 +20,8 @@ import icarus.scoring.icarus.standing_sections as standing
 from icarus.cli import app
 from icarus.judges.registry import JUDGES
 from icarus.ledger.assistance import AssistStep
-from icarus.reports.methodology import service_facts
+from icarus.reports.methodology import published_methodology, service_facts
 from icarus.reputation.default import sources_manifest
-from icarus.reputation.methodology import published_methodology
 from icarus.scoring.icarus.catalog import ALL_ENTRIES
 from icarus.scoring.icarus.config import POLICY_FILES, PolicyConfig, load_policy
 from icarus.scoring.icarus.methodology import render_methodology

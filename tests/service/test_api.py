@@ -12,7 +12,7 @@ from icarus.api import create_app
 from icarus.api.app import MAX_BODY_BYTES
 from icarus.jobs.runner import JobRunner
 from icarus.jobs.sweep import PostStatus
-from icarus.reputation.methodology import published_methodology
+from icarus.reports.methodology import published_methodology
 from icarus.scoring.icarus.config import load_policy
 from icarus.settings import Settings
 from icarus.store.tokens import Role, TokenStore

@@ -37,8 +37,8 @@ from icarus.jobs.sweep import DeletionSweep, PostStatus
 from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE
 from icarus.ledger import SubjectKind
 from icarus.reports.claimreview import claim_reviews
+from icarus.reports.methodology import published_methodology
 from icarus.reports.redaction import redact_ledger, redact_result
-from icarus.reputation.methodology import published_methodology
 from icarus.reputation.review import pending
 from icarus.scoring.canonical import canonical_json
 from icarus.scoring.icarus.config import POLICY_FILES, UnknownPolicyError, load_policy

@@ -36,8 +36,7 @@ def policy_show(
         config = load_policy(ref)
     except UnknownPolicyError as exc:
         fail(str(exc))
-    from icarus.reports.methodology import deployment_facts, shipped_settings
-    from icarus.reputation.methodology import published_methodology
+    from icarus.reports.methodology import deployment_facts, published_methodology, shipped_settings
 
     deployment = deployment_facts(shipped_settings() if shipped else None)
     sys.stdout.write(published_methodology(config, deployment=deployment))

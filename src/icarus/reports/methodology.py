@@ -8,6 +8,10 @@ the service around it need facts the scoring core does not read (it reads neithe
   overrides a setting records what it used on each report.
 - ``deployment_facts``: which look-ups run and which reputation datasets are loaded, from the settings this
   process actually runs with (or ``shipped_settings()``, the defaults, for the copies in docs/methodology).
+
+``published_methodology`` puts the page together: the policy's own text, what of it is live on this
+deployment, the standing sections, then the reputation sources the registry uses; the front doors that
+show the page (``icarus policy show`` and the web methodology page) show the same bytes.
 """
 
 from __future__ import annotations
@@ -19,13 +23,15 @@ from icarus.capture.ocr_scale import RescaledEngine
 from icarus.judges.registry import JUDGE_ROLES, JUDGES, OPENAI_COMPATIBLE_JUDGE
 from icarus.lookups import LOOKUP_FEATURES
 from icarus.lookups.plan import lookup_plans
-from icarus.reputation.default import sources_manifest
-from icarus.scoring.icarus.deployment import DeploymentFacts, DeploymentPart
+from icarus.reputation.default import render_sources_markdown, sources_manifest
+from icarus.scoring.icarus.config import PolicyConfig
+from icarus.scoring.icarus.deployment import DeploymentFacts, DeploymentPart, render_deployment_section
+from icarus.scoring.icarus.methodology import render_methodology
 from icarus.scoring.icarus.not_live import LIN_RATING
-from icarus.scoring.icarus.standing_sections import ServiceFacts
+from icarus.scoring.icarus.standing_sections import ServiceFacts, render_standing_sections
 from icarus.settings import Settings
 
-__all__ = ["deployment_facts", "service_facts", "shipped_settings"]
+__all__ = ["deployment_facts", "published_methodology", "service_facts", "shipped_settings"]
 
 
 def _default(name: str) -> Any:
@@ -72,3 +78,19 @@ def deployment_facts(settings: Settings | None = None) -> DeploymentFacts:
     parts = {LOOKUP_FEATURES[name]: DeploymentPart(plan.runs, plan.detail) for name, plan in plans.items()}
     parts[LIN_RATING] = _lin_part()
     return DeploymentFacts(parts)
+
+
+def published_methodology(
+    config: PolicyConfig, facts: ServiceFacts | None = None, deployment: DeploymentFacts | None = None
+) -> str:
+    """The Markdown page a reader of ``config`` sees: the rendered policy, what of it is live on this
+    deployment (``deployment``, from this process's settings unless given), the standing sections (with
+    ``facts``, the shipped defaults unless given), then the reputation sources."""
+    return "\n".join(
+        (
+            render_methodology(config),
+            render_deployment_section(config, deployment or deployment_facts()),
+            render_standing_sections(config, facts or service_facts()),
+            render_sources_markdown(),
+        )
+    )

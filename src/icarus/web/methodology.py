@@ -9,7 +9,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from icarus.reputation.methodology import published_methodology
+from icarus.reports.methodology import published_methodology
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.web._env import environment
 from icarus.web.markdown import markdown_to_html
