@@ -64,7 +64,9 @@ COMMANDS: dict[str, LazyCommand] = {
         "icarus.evidenceverify.cli:evidence_verify_command",
         "Verify a debate claim against the evidence it cites: status, notes and confidence level.",
     ),
-    "judge": LazyCommand("icarus.evaluation.judge_cli:judge_app", "Measure stance judges on labelled public data."),
+    "judge": LazyCommand(
+        "icarus.evaluation.judge_cli:judge_app", "Measure stance judges on labelled public data."
+    ),
     "replay": LazyCommand(
         "icarus.reports.replay_cli:replay_command",
         "Re-score a stored report version; print 'identical' or a diff of the traces.",
