@@ -73,15 +73,18 @@ def test_a_worker_killed_mid_check_leads_to_exactly_one_version(
     tmp_path: Path, corpus_file: Path, search: HangingSearch, providers: Providers
 ) -> None:
     url = f"sqlite:///{tmp_path / 'icarus.db'}"
-    env = {key: value for key, value in os.environ.items() if not key.startswith("ICARUS_")} | {
-        "ICARUS_DATA_DIR": str(tmp_path),
-        "ICARUS_OFFLINE": "1",  # no look-up reaches the internet (tests/conftest.py)
-        "ICARUS_DATABASE_URL": url,
-        "ICARUS_CORPUS_PATH": str(corpus_file),
-        "ICARUS_SEARXNG_URL": search.url,
-        "ICARUS_FETCH_TIMEOUT_S": str(WORKER_START_S),
-        "ICARUS_QUEUE_NAME": f"test-{uuid.uuid4().hex[:8]}",
-    }
+    env = (
+        {key: value for key, value in os.environ.items() if not key.startswith("ICARUS_")}
+        | {
+            "ICARUS_DATA_DIR": str(tmp_path),
+            "ICARUS_OFFLINE": "1",  # no look-up reaches the internet (tests/conftest.py)
+            "ICARUS_DATABASE_URL": url,
+            "ICARUS_CORPUS_PATH": str(corpus_file),
+            "ICARUS_SEARXNG_URL": search.url,
+            "ICARUS_FETCH_TIMEOUT_S": str(WORKER_START_S),
+            "ICARUS_QUEUE_NAME": f"test-{uuid.uuid4().hex[:8]}",
+        }
+    )
     settings = Settings(data_dir=tmp_path, database_url=url, queue_name=env["ICARUS_QUEUE_NAME"])
     store = Store(url).open()
     lease = timedelta(seconds=settings.job_lease_s)
