@@ -195,8 +195,6 @@ KNOWN_CIRCLES = {
     frozenset({"icarus.scoring.icarus.blockers", "icarus.scoring.icarus.outcome"}),
     # the runner's follow-up above, and the X bot's service runs jobs
     frozenset({"icarus.jobs.runner", "icarus.xbot", "icarus.xbot.service"}),
-    # the caller's identity and the per-caller rate limits read each other
-    frozenset({"icarus.http.auth", "icarus.http.limits"}),
 }
 
 

@@ -18,7 +18,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from icarus.api import create_app
 from icarus.api.cli import DEFAULT_TRUSTED_PROXIES, proxy_options
-from icarus.http import limits as limits_module
+from icarus.http import page_limits
 from icarus.http.limits import RateLimiter, RedisRateLimiter, limiter_for
 from icarus.jobs.runner import JobRunner
 from icarus.settings import Settings
@@ -47,7 +47,7 @@ def token(runner: JobRunner) -> str:
 
 @pytest.fixture(autouse=True)
 def no_refusal_pause(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(limits_module, "REFUSAL_PAUSE_S", 0.0)  # the pause has its own test
+    monkeypatch.setattr(page_limits, "REFUSAL_PAUSE_S", 0.0)  # the pause has its own test
 
 
 def test_no_forwarding_header_is_trusted_by_default() -> None:

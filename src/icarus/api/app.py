@@ -33,7 +33,8 @@ from icarus.evidenceverify.api import build_evidence_verify_router
 from icarus.evidenceverify.records import VerificationRecords
 from icarus.evidenceverify.web import build_evidence_verify_pages
 from icarus.http.auth import Security
-from icarus.http.limits import REFUSAL_PAUSE_S, Limiter, PageRateLimit, limiter_for
+from icarus.http.limits import Limiter, limiter_for
+from icarus.http.page_limits import REFUSAL_PAUSE_S, PageRateLimit
 from icarus.http.problems import problem_response
 from icarus.jobs.queue import bind_tasks, create_huey
 from icarus.jobs.runner import Enqueue, JobRunner, RunnerConfig, settings_services

@@ -1,4 +1,5 @@
-"""Rate limits: per-minute counters, kept in this process or in Redis, and the page-load middleware.
+"""Rate limits: per-minute counters, kept in this process or in Redis (the page-load middleware that counts
+with them is ``icarus.http.page_limits``).
 
 Every count is a fixed one-minute window per key. With ``ICARUS_REDIS_URL`` set the counters live in Redis,
 so every API process of one deployment (one database) shares them: a client's limit, a token's limit and
@@ -14,32 +15,20 @@ counted against them.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final, Protocol
-
-from fastapi import status
-from fastapi.responses import PlainTextResponse
-from starlette.requests import Request
-from starlette.types import ASGIApp, Receive, Scope, Send
+from typing import Final, Protocol
 
 from icarus.settings import Settings
-
-if TYPE_CHECKING:
-    from icarus.http.auth import Security
 
 __all__ = [
     "ANONYMOUS_PAGES_KEY",
     "ANONYMOUS_REQUESTS_KEY",
-    "REFUSAL_PAUSE_S",
-    "UNLIMITED_PREFIXES",
     "WINDOW_S",
     "Limiter",
-    "PageRateLimit",
     "RateLimiter",
     "RedisRateLimiter",
     "limiter_for",
@@ -140,56 +129,3 @@ def limiter_for(settings: Settings, deployment: str) -> Limiter:
         return RateLimiter()
     digest = hashlib.sha256(deployment.encode()).hexdigest()[:16]
     return RedisRateLimiter(settings.redis_url, f"icarus:rate:{settings.queue_name}:{digest}")
-
-
-# Not pages: the API limits its own callers (by token or address), probes and icons must always answer.
-UNLIMITED_PREFIXES: Final = ("/v1/", "/healthz", "/favicon.ico", "/static/")
-# A refused page load is answered after this pause: a client that ignores Retry-After and asks again at
-# once gets about one answer a second per connection, instead of taking the server's time in a tight loop.
-REFUSAL_PAUSE_S: Final = 1.0
-
-
-class PageRateLimit:
-    """Page loads (everything outside ``/v1``: dashboard, reports, methodology, debate pages, ``/docs``),
-    counted apart from the same caller's API calls. An anonymous load counts against its address
-    (``ICARUS_PAGE_RATE_ANONYMOUS``) and against the budget all anonymous loads share
-    (``ICARUS_PAGE_RATE_ANONYMOUS_TOTAL``); a load with a valid token (header or the page cookie) counts
-    only against that token's own limit. Over a limit the page answers 429 with ``Retry-After``, after
-    ``REFUSAL_PAUSE_S``. The address is the peer's, or the one a trusted proxy forwarded (``icarus serve
-    --trusted-proxies``; none is trusted by default)."""
-
-    def __init__(self, app: ASGIApp, security: Security) -> None:
-        self.app, self.security = app, security
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        path = str(scope.get("path", ""))
-        if scope["type"] != "http" or path.startswith(UNLIMITED_PREFIXES):
-            await self.app(scope, receive, send)
-            return
-        settings, limiter = self.security.settings, self.security.limiter
-        caller = self.security.identify(Request(scope), cookie=True)
-        if caller is not None:
-            limit = self.security.limit_of(caller)
-            wait, message = (
-                limiter.hit(f"page:{caller.key}", limit),
-                f"at most {limit} a minute for your token",
-            )
-        else:
-            client = scope.get("client")
-            limit = settings.page_rate_anonymous
-            wait = limiter.hit(f"page:addr:{client[0] if client else 'unknown'}", limit)
-            message = f"at most {limit} a minute from your address"
-            if wait is None:
-                total = settings.page_rate_anonymous_total
-                wait = limiter.hit(ANONYMOUS_PAGES_KEY, total)
-                message = f"at most {total} a minute from all readers without a token together"
-        if wait is None:
-            await self.app(scope, receive, send)
-            return
-        await asyncio.sleep(REFUSAL_PAUSE_S)
-        answer = PlainTextResponse(
-            f"Too many page loads: {message}. Try again shortly.\n",
-            status_code=status.HTTP_429_TOO_MANY_REQUESTS,
-            headers={"Retry-After": str(int(wait) + 1), "Cache-Control": "no-store"},
-        )
-        await answer(scope, receive, send)
