@@ -191,8 +191,6 @@ KNOWN_UPWARD = {
 }
 # Import circles between modules not yet broken, each a set of modules that reach each other.
 KNOWN_CIRCLES = {
-    # the blockers read a claim's outcome, and the outcome type names the blockers it carries
-    frozenset({"icarus.scoring.icarus.blockers", "icarus.scoring.icarus.outcome"}),
     # the runner's follow-up above, and the X bot's service runs jobs
     frozenset({"icarus.jobs.runner", "icarus.xbot", "icarus.xbot.service"}),
 }

@@ -12,15 +12,14 @@ inside the trace, so the trace and its hash are what they were.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
-from enum import StrEnum
 from typing import Final
 
 from icarus.ledger import EvidenceItem, Stance
 from icarus.scoring.canonical import format_decimal
 from icarus.scoring.icarus.aggregate import MIXED, ClusterSummary
 from icarus.scoring.icarus.assess import ItemAssessment
+from icarus.scoring.icarus.blocker import Blocker, BlockerCode, FigureValue
 from icarus.scoring.icarus.config import PolicyConfig
 from icarus.scoring.icarus.outcome import ClaimOutcome
 from icarus.scoring.labels import Band, Label
@@ -38,38 +37,6 @@ STANCE_FLOOR_RULE: Final = (
 )
 
 
-class BlockerCode(StrEnum):
-    """Stable blocker codes, in the order a claim lists them."""
-
-    INELIGIBLE_DISPOSITION = "ineligible_disposition"  # G0
-    IMAGE_TEXT_UNRELIABLE = "image_text_unreliable"  # G2
-    UNANCHORED_EVIDENCE = "unanchored_evidence"  # G3 replaced the label
-    EVIDENCE_RETRACTED = "evidence_retracted"  # G4 replaced the label
-    DEVELOPING = "developing"  # G6 held a decided label
-    GATE = "gate"  # any other gate that replaced the label
-    NO_EVIDENCE = "no_evidence"
-    OUT_OF_SCOPE = "out_of_scope"
-    RISK_LIST = "risk_list"
-    EXCLUDED = "excluded"
-    JUDGE_NEUTRAL = "judge_neutral"
-    NOT_ON_FILE = "not_on_file"
-    UNDER_COUNTING_THRESHOLD = "under_counting_threshold"
-    MIXED_ORIGIN = "mixed_origin"
-    TOTAL_BELOW_FLOOR = "total_below_floor"
-    INDEPENDENT_ORIGINS = "independent_origins"
-    POLARITY_SHORT = "polarity_short"
-    TOO_MANY_HOPS = "too_many_hops"
-    UNRESOLVED = "unresolved"  # a ❔ no other blocker explains (kept so a ❔ never lists nothing)
-    CORRECTION_WINDOW = "correction_window"  # G5 band cap
-    ONGOING_BAND_CAP = "ongoing_band_cap"  # G6 band cap
-    CONFIDENCE_BELOW_HIGH = "confidence_below_high"
-    CONFIDENCE_PENALTY = "confidence_penalty"
-    BAND_CAPPED = "band_capped"  # a decided claim's band under what its score earns, by no cap named above
-    PUBLICATION_BLOCKED = "publication_blocked"  # G7 (added by ``publish.block_publication``)
-
-
-FigureValue = str | int | tuple[str, ...] | Mapping[str, str] | Mapping[str, Mapping[str, str]]
-
 # Gates whose "unverifiable" effect replaced a decided label, by the code their blocker carries.
 _LABEL_GATES: Final = {
     "G2": BlockerCode.IMAGE_TEXT_UNRELIABLE,
@@ -78,26 +45,6 @@ _LABEL_GATES: Final = {
     "G6": BlockerCode.DEVELOPING,
 }
 _BAND_GATES: Final = {"G5": BlockerCode.CORRECTION_WINDOW, "G6": BlockerCode.ONGOING_BAND_CAP}
-
-
-@dataclass(frozen=True, slots=True)
-class Blocker:
-    """One thing that stops a verdict (or a high band): a stable code, its figures and a sentence."""
-
-    code: BlockerCode
-    message: str
-    figures: tuple[tuple[str, FigureValue], ...] = ()
-
-    def as_json(self) -> dict[str, object]:
-        """``{"code": ..., <figures>..., "message": ...}``: lists for tuples, strings for decimals."""
-        data: dict[str, object] = {"code": self.code.value}
-        for key, value in self.figures:
-            data[key] = list(value) if isinstance(value, tuple) else value
-        data["message"] = self.message
-        return data
-
-    def figure(self, key: str) -> FigureValue | None:
-        return next((value for name, value in self.figures if name == key), None)
 
 
 def claim_blockers(

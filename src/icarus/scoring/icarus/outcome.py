@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from icarus.ledger import Claim
 from icarus.provenance import Cluster
 from icarus.scoring.icarus.aggregate import ClusterSummary, Totals
 from icarus.scoring.icarus.assess import ItemAssessment
+from icarus.scoring.icarus.blocker import Blocker
 from icarus.scoring.icarus.confidence import Confidence
 from icarus.scoring.icarus.decision import Decision
 from icarus.scoring.icarus.gates import GateEvent
 from icarus.scoring.icarus.selfevidence import SelfEvidenceCheck
 from icarus.scoring.labels import Band, Label
-
-if TYPE_CHECKING:
-    from icarus.scoring.icarus.blockers import Blocker
 
 
 @dataclass(frozen=True, slots=True)
