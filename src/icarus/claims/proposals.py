@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from icarus.claims.extract import ClaimSet, ProposedSpan, claim_fields, extract_claims, locate_quote
 from icarus.claims.implied import MAX_FIELD_CHARS, propose_implied
+from icarus.claims.queries import PlannedQuery, QueryKind
 from icarus.ledger.assistance import AssistStep, ModelStep
-from icarus.ledger.queries import PlannedQuery, QueryKind
 from icarus.ledger.subject import Subject
 from icarus.llm.assist import ModelAssist
 from icarus.llm.quarantine import data_block, quarantine

@@ -9,7 +9,7 @@ from email.utils import parsedate_to_datetime
 
 from dateutil import parser as date_parser
 
-from icarus.ledger.queries import X_HOSTS
+from icarus.claims.queries import X_HOSTS
 
 __all__ = [
     "NEGATIONS",

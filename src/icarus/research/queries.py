@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
+from icarus.claims.queries import FORBIDDEN_IN_QUERY, PlannedQuery, QueryKind
 from icarus.ledger.claims import Claim, TemporalScope
-from icarus.ledger.queries import FORBIDDEN_IN_QUERY, PlannedQuery, QueryKind
 from icarus.research._text import STOPWORDS, is_content_word, tokens
 
 __all__ = [
