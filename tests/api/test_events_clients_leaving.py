@@ -45,7 +45,8 @@ def _free_port() -> int:
 
 def _seed(data_dir: Path) -> str:
     """The events of one queued check; the secret of an api token."""
-    store = Store(Settings(data_dir=data_dir).resolved_database_url).open()
+    # the SQLite database of data_dir, which the server (started without a database URL) opens too
+    store = Store(Settings(data_dir=data_dir, database_url=None).resolved_database_url).open()
     try:
         service = ServiceStore(store)
         now = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
