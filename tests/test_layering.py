@@ -180,10 +180,6 @@ _TABLE_HEADER = "| floor | package | owns |"
 # Imports that do not go down yet, as (importing module, imported package). Each is removed by a part of
 # issue 37 still to land; when one goes, delete it here, so this list only shrinks.
 KNOWN_UPWARD = {
-    # item 5: recycled media becomes an adapter; the pipeline turns a match into an evidence item
-    ("icarus.lookups.recycled_media", "icarus.pipeline"),
-    ("icarus.lookups.recycled_media", "icarus.research"),
-    ("icarus.lookups.recycled_media", "icarus.reputation"),
     # the issue's table (debates/api.py imports jobs): the debate routes build the queue themselves
     ("icarus.debates.api", "icarus.jobs"),
     # the runner calls the X bot's follow-up after a new version (a function-level import; a circle below)

@@ -53,8 +53,8 @@ from icarus.ledger import (
 )
 from icarus.llm.assist import ModelAssist
 from icarus.lookups import LookupRegistry, enrich
-from icarus.lookups.recycled_media import with_recycled_images
 from icarus.pipeline.evidence import RetrievedDocument, build_evidence_item, evidence_id_for
+from icarus.pipeline.recycled_media import with_recycled_images
 from icarus.reports.drafts import attach_drafts
 from icarus.reputation import Registry
 from icarus.research import PlannedQuery, ProviderResult, SearchHit, SearchProvider

@@ -12,8 +12,8 @@ import pytest
 from icarus.fetching import FetchBudget, SnapshotStore
 from icarus.judges import create_judge
 from icarus.ledger import CapturedImage, Claim, ClaimType, EvidenceItem, ImageMatch
-from icarus.lookups.recycled_media import with_recycled_images
 from icarus.pipeline.check import CheckServices, check_claims, judge_evidence
+from icarus.pipeline.recycled_media import with_recycled_images
 from icarus.reputation import load_registry
 from icarus.research import LocalCorpus, LocalCorpusProvider
 from icarus.scoring.icarus.config import load_policy
