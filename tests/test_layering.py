@@ -177,19 +177,10 @@ def test_the_size_check_allows_700_lines_and_refuses_701(tmp_path: Path) -> None
 README = Path(__file__).parents[1] / "README.md"
 _TABLE_HEADER = "| floor | package | owns |"
 
-# Imports that do not go down yet, as (importing module, imported package). Each is removed by a part of
-# issue 37 still to land; when one goes, delete it here, so this list only shrinks.
-KNOWN_UPWARD = {
-    # the issue's table (debates/api.py imports jobs): the debate routes build the queue themselves
-    ("icarus.debates.api", "icarus.jobs"),
-    # the runner calls the X bot's follow-up after a new version (a function-level import; a circle below)
-    ("icarus.jobs.runner", "icarus.xbot"),
-}
-# Import circles between modules not yet broken, each a set of modules that reach each other.
-KNOWN_CIRCLES = {
-    # the runner's follow-up above, and the X bot's service runs jobs
-    frozenset({"icarus.jobs.runner", "icarus.xbot", "icarus.xbot.service"}),
-}
+# Imports that do not go down, as (importing module, imported package), and import circles between
+# modules: none are allowed. A new one fails the test below; list it here only while it is being removed.
+KNOWN_UPWARD: set[tuple[str, str]] = set()
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
 def package_floors(readme: str) -> dict[str, int]:

@@ -26,7 +26,7 @@ from icarus.api.model_results import ModelResults
 from icarus.api.models_routes import build_models_router
 from icarus.api.openapi import DOCS_PATH, DOCS_POLICY, describe_errors, docs_router
 from icarus.api.routes import build_router
-from icarus.debates.api import build_debate_router, debate_service_for_app
+from icarus.debates.api import build_debate_router
 from icarus.debates.service import DebateService
 from icarus.debates.web import build_debate_pages, dashboard_debates
 from icarus.evidenceverify.api import build_evidence_verify_router
@@ -315,3 +315,12 @@ def _placeholder_pages(app: FastAPI) -> None:  # pragma: no cover
     @app.get("/", include_in_schema=False, response_class=HTMLResponse)
     def home() -> str:
         return "<!doctype html><title>Icarus</title><p>Icarus is running. The API is under /v1.</p>"
+
+
+def debate_service_for_app(store: Store, settings: Settings, *, queue: bool) -> DebateService:
+    """The service the API calls: handing research to the debate tasks on the configured queue when
+    ``queue``, else leaving it for the workers' periodic dispatcher to find in the database."""
+    from icarus.debates.jobs import bind_debate_tasks, debate_service
+
+    tasks = bind_debate_tasks(create_huey(settings)) if queue else None
+    return debate_service(store, settings, tasks)

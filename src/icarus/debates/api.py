@@ -59,8 +59,6 @@ from icarus.debates.service import ClaimResults, ClaimSummary, DebateService, De
 from icarus.debates.sse import debate_event_stream
 from icarus.http.auth import Principal, Security
 from icarus.http.problems import ProblemException
-from icarus.settings import Settings
-from icarus.store.repository import Store
 from icarus.store.tables import INTEGER_MAX
 from icarus.store.tokens import Role
 
@@ -70,7 +68,6 @@ __all__ = [
     "caller_for",
     "claim_results_dict",
     "debate_links",
-    "debate_service_for_app",
     "public_events",
 ]
 
@@ -219,19 +216,6 @@ def public_events(events: list[DebateEvent], caller: Caller) -> list[DebateEvent
     if caller.is_admin:
         return events
     return [dataclasses.replace(e, data=strip_diagnostics(e.data)) for e in events]
-
-
-def debate_service_for_app(store: Store, settings: Settings, *, queue: bool) -> DebateService:
-    """The service the API calls: handing research to the debate tasks on the configured queue when
-    ``queue``, else leaving it for the workers' periodic dispatcher to find in the database."""
-    from icarus.debates.jobs import bind_debate_tasks, debate_service
-
-    tasks = None
-    if queue:
-        from icarus.jobs.queue import create_huey
-
-        tasks = bind_debate_tasks(create_huey(settings))
-    return debate_service(store, settings, tasks)
 
 
 def build_debate_router(service: DebateService, security: Security) -> APIRouter:

@@ -24,6 +24,7 @@ from typing import Any, Final
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from icarus.jobs.announce import announce_everywhere
 from icarus.jobs.inputs import CaptureFailed, CheckInput, capture_subject, validate_input
 from icarus.jobs.schedule import (
     CORRECTION_PREFIX,
@@ -97,9 +98,10 @@ class JobRunner:
         announce: Announce | None = None,
     ) -> None:
         self.settings = settings or Settings()
-        # Told of every later version (recheck, correction); by default the X bot's follow-up, which posts
-        # only where the bot answered about the check and the four-label conclusion changed.
-        self.announce: Announce = announce or self._follow_up_on_x
+        # Told of every later version (recheck, correction); by default every installed announcer
+        # (``jobs.announce``), among them the X bot's follow-up, which posts only where the bot answered
+        # about the check and the four-label conclusion changed.
+        self.announce: Announce = announce or self._announce_installed
         self.store = store
         self.service = ServiceStore(store)
         self.services = services
@@ -501,10 +503,8 @@ class JobRunner:
                 path,
             )
 
-    def _follow_up_on_x(self, check_id: str, version: int, result: dict[str, Any]) -> object:
-        from icarus.xbot import follow_up_on_new_version
-
-        return follow_up_on_new_version(check_id, version, result, self.settings)
+    def _announce_installed(self, check_id: str, version: int, result: dict[str, Any]) -> object:
+        return announce_everywhere(check_id, version, result, self.settings)
 
     def _plan_rechecks(self, check_id: str, latest_result: dict[str, Any], now: datetime) -> int:
         """Schedule the remaining recheck slots while the latest version calls for them; else cancel them."""
