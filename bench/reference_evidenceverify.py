@@ -2,7 +2,7 @@
 
 A case is a claim item, an evidence store, a table of stance answers (what the judge says about each
 record and search hit), a criticality answer and a search outcome. The engine runs its front door
-(``evidence_verify``: the search rule, then the six steps) with a judge that answers from the table; the
+(``run_evidence_verify``: the search rule, then the six steps) with a judge that answers from the table; the
 engine's ``verification_inputs`` writes the inputs document, and the reference recomputes the result from
 it. Cases come with missing and repeated ids, shared URLs, publishers and wire credits (ties in the
 independence keys), every tier, source type, flag, freshness and track, failed and empty answers, every
@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from typing import Any
 
-from icarus.evidenceverify.service import evidence_verify
+from icarus.evidenceverify.service import run_evidence_verify
 from icarus.judges.protocol import AttributionVerdict, FailureReason, JudgeRequest, StanceVerdict
 from icarus.ledger import Stance
 from icarus.research.excerpts import best_excerpt
@@ -38,7 +38,7 @@ from icarus.scoring.evidenceverify.models import (
     load_evidenceverify_config,
 )
 from icarus.scoring.evidenceverify.trace import verification_inputs
-from icarus.scoring.evidenceverify.verify import SearchOutcome, search_needed
+from icarus.scoring.evidenceverify.verify import SearchOutcome
 from reference import evidenceverify
 
 Pick = Callable[[Sequence[Any]], Any]
@@ -181,7 +181,7 @@ def _run(case: dict[str, Any], config: EvidenceVerifyConfig) -> tuple[dict[str, 
     claim = ClaimItem.model_validate(case["claim"])
     store = EvidenceStore.model_validate(case["store"])
     judge, criticality = TableJudge(case["answers"]), FixedCriticality(case["critical"])
-    result = evidence_verify(
+    run = run_evidence_verify(
         claim,
         store,
         config,
@@ -191,17 +191,18 @@ def _run(case: dict[str, Any], config: EvidenceVerifyConfig) -> tuple[dict[str, 
         independent=case["requested"],
         as_of=AS_OF,
         searched=case["search"],
+        every_record=True,
     )
-    used = case["search"] if search_needed(claim, store, case["requested"]) else None
     inputs = verification_inputs(
         claim,
         store,
-        stance_judge=judge,
+        answers=run.answers,
         excerpt=best_excerpt,
-        criticality=criticality.answer,
-        search=used,
+        criticality=run.criticality,
+        search=run.search,
         independent_search_requested=case["requested"],
     )
+    result = run.result
     return result.model_dump(mode="json"), inputs
 
 

@@ -14,7 +14,7 @@ import typer
 from typer.testing import CliRunner
 
 from icarus.evidenceverify.cli import evidence_verify_command, verify_with_inputs
-from icarus.evidenceverify.service import evidence_verify
+from icarus.evidenceverify.service import evidence_verify, judge_stances
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
 from icarus.ledger import Ledger, Stance
@@ -29,6 +29,7 @@ from icarus.scoring.evidenceverify.verify import (
     SOCIAL_HOSTS,
     SearchOutcome,
     search_needed,
+    stance_requests,
 )
 from reference import evidenceverify
 
@@ -106,13 +107,15 @@ def test_the_shipped_examples_are_reproduced(claim: str, requested: bool, expect
         as_of=datetime(2026, 8, 1, tzinfo=UTC),
         searched=searched,
     )
+    search = searched if search_needed(item, store, requested) else None
+    asked = stance_requests(item, store, best_excerpt, search, every_record=True)
     inputs = verification_inputs(
         item,
         store,
-        stance_judge=judge,
+        answers=judge_stances(judge, asked),
         excerpt=best_excerpt,
         criticality=criticality.criticality(item, config),
-        search=searched if search_needed(item, store, requested) else None,
+        search=search,
         independent_search_requested=requested,
     )
     (mine,) = evidenceverify.score(inputs, REF)["claims"]

@@ -13,8 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from icarus.evidenceverify.search import independent_search as run_search
-from icarus.evidenceverify.service import evidence_verify
+from icarus.evidenceverify.service import evidence_verify, run_evidence_verify
 from icarus.judges.protocol import Judge
 from icarus.judges.registry import JudgeConfigError, create_judge
 from icarus.research.excerpts import best_excerpt
@@ -30,8 +29,7 @@ from icarus.scoring.evidenceverify.models import (
     load_evidenceverify_config,
     load_store,
 )
-from icarus.scoring.evidenceverify.trace import RememberingJudge, verification_inputs
-from icarus.scoring.evidenceverify.verify import search_needed
+from icarus.scoring.evidenceverify.trace import verification_inputs
 from icarus.settings import Settings
 
 __all__ = ["DEFAULT_STANCE_JUDGE", "evidence_verify_command", "render_result", "verify_with_inputs"]
@@ -71,30 +69,28 @@ def verify_with_inputs(
     as_of: datetime,
 ) -> dict[str, Any]:
     """The result and the inputs its status rules read, shaped like the registered model's result. The
-    judge remembers its answers and the search runs once, so the inputs are exactly what the rules read."""
+    judge is asked each question once and the search runs once, so the inputs are exactly what the rules
+    read."""
     config = load_evidenceverify_config()
-    remembering, criticality = RememberingJudge(judge), OfflineCriticalityJudge()
-    searched = None
-    if search_needed(claim, store, requested):
-        searched = run_search(claim, store, providers, config, as_of)
-    result = evidence_verify(
+    run = run_evidence_verify(
         claim,
         store,
         config,
-        stance_judge=remembering,
-        criticality_judge=criticality,
+        stance_judge=judge,
+        criticality_judge=OfflineCriticalityJudge(),
         providers=providers,
         independent=requested,
         as_of=as_of,
-        searched=searched,
+        every_record=True,
     )
+    result = run.result
     inputs = verification_inputs(
         claim,
         store,
-        stance_judge=remembering,
+        answers=run.answers,
         excerpt=best_excerpt,
-        criticality=criticality.criticality(claim, config),
-        search=searched,
+        criticality=run.criticality,
+        search=run.search,
         independent_search_requested=requested,
     )
     return {

@@ -1,24 +1,89 @@
-"""One EvidenceVerify run: decide whether to search, search if so, then apply the pure six steps."""
+"""One EvidenceVerify run: decide whether to search, search if so, ask the stance judge the six steps'
+questions, then apply the pure six steps to its answers."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from icarus.evidenceverify.search import independent_search
-from icarus.judges.protocol import Judge
+from icarus.judges.parallel import judge_all
+from icarus.judges.protocol import Judge, JudgeRequest, StanceVerdict
 from icarus.research.excerpts import best_excerpt
 from icarus.research.providers import SearchProvider
-from icarus.scoring.evidenceverify.criticality import CriticalityJudge
+from icarus.scoring.evidenceverify.criticality import CriticalityAnswer, CriticalityJudge
 from icarus.scoring.evidenceverify.models import (
     ClaimItem,
     EvidenceStore,
     EvidenceVerifyConfig,
     VerificationResult,
 )
-from icarus.scoring.evidenceverify.verify import SearchOutcome, search_needed, verify_claim
+from icarus.scoring.evidenceverify.verify import (
+    SearchOutcome,
+    StanceAnswers,
+    search_needed,
+    stance_requests,
+    verify_claim,
+)
 
-__all__ = ["evidence_verify"]
+__all__ = ["Verification", "evidence_verify", "judge_stances", "run_evidence_verify"]
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    """A run's result with what the six steps read: the judge's answers, the search and the criticality."""
+
+    result: VerificationResult
+    answers: StanceAnswers
+    search: SearchOutcome | None
+    criticality: CriticalityAnswer
+
+
+def judge_stances(judge: Judge, requests: Sequence[JudgeRequest]) -> dict[JudgeRequest, StanceVerdict]:
+    """The judge's answer to each question, each asked once; several at once where the judge gains from it
+    (an LLM endpoint does)."""
+    unique = list(dict.fromkeys(requests))
+    verdicts = judge_all(judge, lambda worker, request: worker.stance(request), unique)
+    return dict(zip(unique, verdicts, strict=True))
+
+
+def run_evidence_verify(
+    claim: ClaimItem,
+    store: EvidenceStore,
+    config: EvidenceVerifyConfig,
+    *,
+    stance_judge: Judge,
+    criticality_judge: CriticalityJudge,
+    providers: Sequence[SearchProvider],
+    independent: bool,
+    as_of: datetime,
+    searched: SearchOutcome | None = None,
+    every_record: bool = False,
+) -> Verification:
+    """``searched``: the outcome of a search already run for this claim (a replay reuses the stored one)
+    instead of searching again. ``every_record``: also ask about the expired records the steps skip, for
+    the inputs document (``verification_inputs``)."""
+    reasons = search_needed(claim, store, independent)
+    search: SearchOutcome | None = None
+    if reasons:
+        search = searched or independent_search(claim, store, providers, config, as_of)
+    asked = stance_requests(claim, store, best_excerpt, search, every_record=every_record)
+    answers = judge_stances(stance_judge, asked)
+    criticality = criticality_judge.criticality(claim, config)
+    result = verify_claim(
+        claim,
+        store,
+        config,
+        answers=answers,
+        excerpt=best_excerpt,
+        criticality=criticality,
+        search=search,
+    )
+    if reasons:
+        notes = ["independent search: " + "; ".join(reasons), *result.verification_notes]
+        result = result.model_copy(update={"verification_notes": notes})
+    return Verification(result=result, answers=answers, search=search, criticality=criticality)
 
 
 def evidence_verify(
@@ -33,22 +98,15 @@ def evidence_verify(
     as_of: datetime,
     searched: SearchOutcome | None = None,
 ) -> VerificationResult:
-    """``searched``: the outcome of a search already run for this claim (a replay reuses the stored one)
-    instead of searching again."""
-    reasons = search_needed(claim, store, independent)
-    search: SearchOutcome | None = None
-    if reasons:
-        search = searched or independent_search(claim, store, providers, config, as_of)
-    result = verify_claim(
+    """The result of ``run_evidence_verify``."""
+    return run_evidence_verify(
         claim,
         store,
         config,
         stance_judge=stance_judge,
-        excerpt=best_excerpt,
-        criticality=criticality_judge.criticality(claim, config),
-        search=search,
-    )
-    if reasons:
-        notes = ["independent search: " + "; ".join(reasons), *result.verification_notes]
-        result = result.model_copy(update={"verification_notes": notes})
-    return result
+        criticality_judge=criticality_judge,
+        providers=providers,
+        independent=independent,
+        as_of=as_of,
+        searched=searched,
+    ).result

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from icarus.evidenceverify.service import evidence_verify
+from icarus.evidenceverify.service import evidence_verify, judge_stances
 from icarus.judges.llm import OpenAICompatibleJudge
 from icarus.judges.offline import OfflineLexicalJudge
 from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
@@ -25,6 +25,7 @@ from icarus.scoring.evidenceverify import (
     OfflineCriticalityJudge,
     SearchOutcome,
     load_evidenceverify_config,
+    stance_requests,
     transition,
     verify_claim,
 )
@@ -83,8 +84,9 @@ def run(
         evidence_ids=ids if ids is not None else [r["evidence_id"] for r in records],
         **claim,
     )
+    answers = judge_stances(JUDGE, stance_requests(item, store, best_excerpt, search))
     return verify_claim(
-        item, store, CONFIG, stance_judge=JUDGE, excerpt=best_excerpt, criticality=criticality, search=search
+        item, store, CONFIG, answers=answers, excerpt=best_excerpt, criticality=criticality, search=search
     )
 
 
@@ -448,3 +450,28 @@ def test_verification_is_deterministic() -> None:
         rec("c", freshness_status="stale"),
     ]
     assert run(records).model_dump_json() == run(records).model_dump_json()
+
+
+# --- the answers the six steps read ---------------------------------------------------------------------
+
+
+def test_the_questions_are_each_counted_record_once_then_each_search_hit() -> None:
+    records = [rec("a"), rec("old", freshness_status="stale"), rec("blank", snippet="", title="")]
+    store = EvidenceStore.model_validate({"evidence": records})
+    item = ClaimItem(claim_id="c1", text=CLAIM, evidence_ids=["a", "old", "a", "blank", "gone"])
+    search = SearchOutcome(ran=True, hits=(hit("https://w.example/rate", AGREES, "W"),))
+    asked = stance_requests(item, store, best_excerpt, search)
+    assert [r.evidence_id for r in asked] == ["a", "search-1"]  # expired, empty and missing ones: no question
+    every = stance_requests(item, store, best_excerpt, search, every_record=True)
+    assert [r.evidence_id for r in every] == ["a", "old", "search-1"]  # the inputs document states "old" too
+    assert stance_requests(item, store, best_excerpt, SearchOutcome(ran=False)) == asked[:1]
+
+
+def test_a_question_the_front_door_did_not_ask_is_an_error_not_a_neutral_reading() -> None:
+    store = EvidenceStore.model_validate({"evidence": [rec("a"), rec("b")]})
+    item = ClaimItem(claim_id="c1", text=CLAIM, evidence_ids=["a", "b"])
+    answers = judge_stances(JUDGE, stance_requests(item, store, best_excerpt, None)[:1])
+    with pytest.raises(LookupError, match="no stance answer for b on c1"):
+        verify_claim(
+            item, store, CONFIG, answers=answers, excerpt=best_excerpt, criticality=CRITICAL, search=None
+        )

@@ -1,7 +1,7 @@
 """EvidenceVerify: cross-source verification of one debate claim against an evidence store.
 
-The six steps are pure (``verify``); the independent search, the run around them and the CLI are the front
-door, ``icarus.evidenceverify``.
+The six steps are pure (``verify``): they read the stance judge's answers, never the judge. Asking the
+judge, the independent search, the run around them and the CLI are the front door, ``icarus.evidenceverify``.
 """
 
 from icarus.scoring.evidenceverify.criticality import CriticalityAnswer, OfflineCriticalityJudge
@@ -17,7 +17,14 @@ from icarus.scoring.evidenceverify.models import (
     load_evidenceverify_config,
     load_store,
 )
-from icarus.scoring.evidenceverify.verify import ALLOWED_TRANSITIONS, SearchOutcome, transition, verify_claim
+from icarus.scoring.evidenceverify.verify import (
+    ALLOWED_TRANSITIONS,
+    SearchOutcome,
+    StanceAnswers,
+    stance_requests,
+    transition,
+    verify_claim,
+)
 
 __all__ = [
     "ALLOWED_TRANSITIONS",
@@ -30,10 +37,12 @@ __all__ = [
     "EvidenceVerifyConfig",
     "OfflineCriticalityJudge",
     "SearchOutcome",
+    "StanceAnswers",
     "VerificationResult",
     "load_claim",
     "load_evidenceverify_config",
     "load_store",
+    "stance_requests",
     "transition",
     "verify_claim",
 ]

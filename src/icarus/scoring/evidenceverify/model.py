@@ -9,8 +9,9 @@ The ledger is read as an evidence store and one claim item per claim:
   news, fact checkers, scholarly: tier2; the rest tier3; platforms: tier4);
 - a wire item names itself as the wire; its snippet is the excerpt (or the start of its text); an
   inaccessible item is unreachable;
-- the stance judgments already in the ledger stand in for the cross-source agreement judge, so the model
-  reads nothing but the ledger (the snippet is already the ledger's excerpt, so it is read whole). No
+- the stance judgments already in the ledger are the cross-source agreement answers (``ledger_answers``):
+  the ledger is the registry's input and already holds what the judges said, so the model runs no judge
+  and reads nothing but the ledger (the snippet is already the ledger's excerpt, so it is read whole). No
   independent search runs here (``independent_search`` is "not run").
 
 Result shape (JSON): ``model``, ``family``, ``config_hash``, ``code_hash``, ``ledger_id``, ``claims`` (one
@@ -21,13 +22,13 @@ answer; docs/spec/evidenceverify.md) and ``trace_hash``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from icarus.judges.protocol import AttributionVerdict, JudgeRequest, StanceVerdict
+from icarus.judges.protocol import JudgeRequest, StanceVerdict
 from icarus.ledger import Access, EvidenceItem, Ledger, SourceClass, SourceTier, Span, Stance
 from icarus.scoring.canonical import canonical_json, code_hash, sha256_hex
 from icarus.scoring.evidenceverify.criticality import OfflineCriticalityJudge
@@ -43,13 +44,13 @@ from icarus.scoring.evidenceverify.models import (
     load_evidenceverify_config,
 )
 from icarus.scoring.evidenceverify.trace import verification_inputs
-from icarus.scoring.evidenceverify.verify import SOCIAL_HOSTS, verify_claim
+from icarus.scoring.evidenceverify.verify import SOCIAL_HOSTS, stance_requests, verify_claim
 from icarus.scoring.registry import ItemWeight, ModelRegistry, Verdict
 
 __all__ = [
     "FAMILY",
     "EvidenceVerifyModel",
-    "LedgerStanceJudge",
+    "ledger_answers",
     "ledger_as_store",
     "register_models",
     "whole_snippet",
@@ -115,37 +116,35 @@ def whole_snippet(text: str, claim_text: str) -> Span:
     return Span(start=0, end=len(text))
 
 
-class LedgerStanceJudge:
-    """Answers stance questions with the judgments already recorded in the ledger (no model runs)."""
+def _recorded(items: Mapping[str, EvidenceItem], request: JudgeRequest) -> StanceVerdict:
+    item = items.get(request.evidence_id)
+    judgment = item.judgment_for(request.claim_id) if item is not None else None
+    if judgment is None or judgment.stance.failure is not None:
+        stance, confidence = Stance.NEUTRAL, Decimal(0)
+        provenance = ("ledger", "1", "recorded")
+    else:
+        answer = judgment.stance
+        stance, confidence = answer.stance, answer.confidence
+        provenance = (answer.judge.provider, answer.judge.version, answer.judge.calibration_id)
+    return StanceVerdict(
+        claim_id=request.claim_id,
+        evidence_id=request.evidence_id,
+        stance=stance,
+        confidence=confidence,
+        inference_hops=judgment.inference_hops if judgment is not None else 0,
+        raw_answer="recorded in the ledger",
+        provider=provenance[0],
+        version=provenance[1],
+        calibration_id=provenance[2],
+        prompt_hash="",
+    )
 
-    def __init__(self, ledger: Ledger) -> None:
-        self._items = {item.evidence_id: item for item in ledger.evidence}
 
-    def stance(self, request: JudgeRequest) -> StanceVerdict:
-        item = self._items.get(request.evidence_id)
-        judgment = item.judgment_for(request.claim_id) if item is not None else None
-        if judgment is None or judgment.stance.failure is not None:
-            stance, confidence = Stance.NEUTRAL, Decimal(0)
-            provenance = ("ledger", "1", "recorded")
-        else:
-            answer = judgment.stance
-            stance, confidence = answer.stance, answer.confidence
-            provenance = (answer.judge.provider, answer.judge.version, answer.judge.calibration_id)
-        return StanceVerdict(
-            claim_id=request.claim_id,
-            evidence_id=request.evidence_id,
-            stance=stance,
-            confidence=confidence,
-            inference_hops=judgment.inference_hops if judgment is not None else 0,
-            raw_answer="recorded in the ledger",
-            provider=provenance[0],
-            version=provenance[1],
-            calibration_id=provenance[2],
-            prompt_hash="",
-        )
-
-    def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
-        return []
+def ledger_answers(ledger: Ledger, requests: Sequence[JudgeRequest]) -> dict[JudgeRequest, StanceVerdict]:
+    """The answer to each stance question from the judgment already recorded in the ledger (no model
+    runs); an item without one, or whose judgment failed, reads as neutral at confidence 0."""
+    items = {item.evidence_id: item for item in ledger.evidence}
+    return {request: _recorded(items, request) for request in requests}
 
 
 class EvidenceVerifyModel:
@@ -170,16 +169,17 @@ class EvidenceVerifyModel:
 
     def score(self, ledger: Ledger) -> dict[str, Any]:
         store, claims = ledger_as_store(ledger)
-        judge = LedgerStanceJudge(ledger)
         criticality = OfflineCriticalityJudge()
         results, inputs = [], []
         for claim in claims:
             answer = criticality.criticality(claim, self.config)
+            asked = stance_requests(claim, store, whole_snippet, None, every_record=True)
+            answers = ledger_answers(ledger, asked)
             result = verify_claim(
                 claim,
                 store,
                 self.config,
-                stance_judge=judge,
+                answers=answers,
                 excerpt=whole_snippet,
                 criticality=answer,
                 search=None,
@@ -189,7 +189,7 @@ class EvidenceVerifyModel:
                 verification_inputs(
                     claim,
                     store,
-                    stance_judge=judge,
+                    answers=answers,
                     excerpt=whole_snippet,
                     criticality=answer,
                     search=None,

@@ -1,79 +1,38 @@
 """What EvidenceVerify's status rules read for one claim, as docs/spec/evidenceverify.md states the inputs.
 
-The clustering (each record's and hit's independence key) and the judging (each stance answer) are done
-here, by the engine's own functions; the status rules then need nothing else, so a published result can be
-recomputed from these inputs without the engine. The judge is asked the same questions ``verify_claim``
-asks it: the registered model's judge reads the ledger's recorded answers, so asking again is free; a judge
-that might answer differently a second time (an LLM) is wrapped in ``RememberingJudge`` for both.
+The clustering (each record's and hit's independence key) is done here, by the engine's own functions, and
+each stance answer is the one the six steps read (the same ``answers``, asked once by the front door); the
+status rules then need nothing else, so a published result can be recomputed from these inputs without the
+engine. The answers must cover ``stance_requests(..., every_record=True)``: the expired fact-track records
+the steps skip are stated here too.
 """
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
-from icarus.judges.parallel import WrappedTwin
-from icarus.judges.protocol import AttributionVerdict, Judge, JudgeRequest, StanceVerdict
+from icarus.judges.protocol import JudgeRequest
 from icarus.scoring.canonical import format_decimal
 from icarus.scoring.evidenceverify.criticality import CriticalityAnswer
 from icarus.scoring.evidenceverify.models import ClaimItem, EvidenceStore
 from icarus.scoring.evidenceverify.verify import (
     ExcerptPicker,
     SearchOutcome,
+    StanceAnswers,
+    answer_to,
     hit_identity,
     merge_by_url,
+    stance_request,
 )
 
-__all__ = ["RememberingJudge", "verification_inputs"]
+__all__ = ["verification_inputs"]
 
 
-class RememberingJudge:
-    """A stance judge that keeps every answer it gave, so asking again returns the answer the six steps
-    read. Its parallel twin (when the judge it wraps has one) shares the same memory."""
-
-    def __init__(
-        self,
-        base: Judge,
-        memory: dict[tuple[str, str, str, str], StanceVerdict] | None = None,
-        lock: threading.Lock | None = None,
-    ) -> None:
-        self._base = base
-        self._memory = {} if memory is None else memory
-        self._lock = lock or threading.Lock()
-        self._twin = WrappedTwin(lambda twin: RememberingJudge(twin, self._memory, self._lock))
-
-    def stance(self, request: JudgeRequest) -> StanceVerdict:
-        key = (request.claim_id, request.evidence_id, request.excerpt, request.evidence_text)
-        with self._lock:
-            known = self._memory.get(key)
-        if known is not None:
-            return known
-        verdict = self._base.stance(request)
-        with self._lock:
-            return self._memory.setdefault(key, verdict)
-
-    def attribution(self, request: JudgeRequest) -> list[AttributionVerdict]:
-        return self._base.attribution(request)
-
-    def parallel_worker(self, requests: int) -> tuple[Judge, int]:
-        return self._twin.plan(self, self._base, requests)
-
-
-def _answer(
-    judge: Judge, excerpt: ExcerptPicker, claim: ClaimItem, evidence_id: str, text: str
-) -> dict[str, Any] | None:
+def _answer(answers: StanceAnswers, request: JudgeRequest | None) -> dict[str, Any] | None:
     """The judge's answer as the rules read it; None when there was no text to ask about."""
-    if not text.strip():
+    if request is None:
         return None
-    verdict = judge.stance(
-        JudgeRequest(
-            claim_id=claim.claim_id,
-            claim_text=claim.text,
-            evidence_id=evidence_id,
-            excerpt=excerpt(text, claim.text).slice(text),
-            evidence_text=text,
-        )
-    )
+    verdict = answer_to(answers, request)
     return {
         "stance": verdict.stance.value,
         "confidence": format_decimal(verdict.confidence),
@@ -85,7 +44,7 @@ def verification_inputs(
     claim: ClaimItem,
     store: EvidenceStore,
     *,
-    stance_judge: Judge,
+    answers: StanceAnswers,
     excerpt: ExcerptPicker,
     criticality: CriticalityAnswer,
     search: SearchOutcome | None,
@@ -110,7 +69,8 @@ def verification_inputs(
                 "source_reachable": record.source_reachable,
                 "key": keys[record.evidence_id],
                 "answer": _answer(
-                    stance_judge, excerpt, claim, record.evidence_id, record.snippet or record.title
+                    answers,
+                    stance_request(claim, record.evidence_id, record.snippet or record.title, excerpt),
                 ),
             }
         )
@@ -124,7 +84,7 @@ def verification_inputs(
                     "name": name,
                     "host": host,
                     "key": key,
-                    "answer": _answer(stance_judge, excerpt, claim, f"search-{index}", text),
+                    "answer": _answer(answers, stance_request(claim, f"search-{index}", text, excerpt)),
                 }
             )
         searched = {"ran": search.ran, "detail": search.detail, "hits": hits}

@@ -1,4 +1,4 @@
-"""EvidenceVerify's six steps over one claim, as pure functions of (claim, store, config, judges, search).
+"""EvidenceVerify's six steps over one claim, as pure functions of (claim, store, config, answers, search).
 
 1. Resolve the claim's evidence ids in the store; an id that is not there is noted ``evidence_missing``.
 2. Source independence: items of one publisher group are one source, every item redistributing one wire
@@ -18,20 +18,20 @@
    result. The result then goes through the allowed status transitions.
 
 Criticality is a judge's typed answer; the embedded judge is deterministic (``criticality.py``). The stance
-judge and the choice of the sentence it reads (``excerpt``) are passed in, as is what the search found, so
-nothing here reads the network or the research providers.
+questions are written here (``stance_requests``: the sentence each source is read on is chosen by the
+``excerpt`` passed in); the front door asks the judge and passes the answers in, as it passes what the
+search found, so nothing here runs a model, reads the network or the research providers.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Protocol
 
-from icarus.judges.parallel import judge_all
-from icarus.judges.protocol import Judge, JudgeRequest
+from icarus.judges.protocol import JudgeRequest, StanceVerdict
 from icarus.ledger import Span, Stance
 from icarus.provenance.canonical import canonical_url, registered_domain
 from icarus.provenance.citations import normalise_name
@@ -59,10 +59,14 @@ __all__ = [
     "ExcerptPicker",
     "FoundSource",
     "SearchOutcome",
+    "StanceAnswers",
+    "answer_to",
     "hit_identity",
     "merge_by_url",
     "search_needed",
     "source_key",
+    "stance_request",
+    "stance_requests",
     "transition",
     "verify_claim",
 ]
@@ -94,6 +98,9 @@ _WIRE_MARK = re.compile(
 
 ExcerptPicker = Callable[[str, str], Span]
 """``(text, claim_text) -> span``: the sentence of a source's text that the stance judge is given to read."""
+
+StanceAnswers = Mapping[JudgeRequest, StanceVerdict]
+"""The stance judge's answer to each question of ``stance_requests``, as the front door collected them."""
 
 
 class FoundSource(Protocol):
@@ -170,30 +177,88 @@ def merge_by_url(records: Sequence[EvidenceRecord]) -> dict[str, str]:
     return keys
 
 
-def _stance(
-    judge: Judge, excerpt: ExcerptPicker, claim: ClaimItem, evidence_id: str, text: str, threshold: Decimal
-) -> Stance:
-    """How ``text`` reads on the claim. The judge is given the sentence a check would quote from it
-    (``excerpt``; the front door passes ``best_excerpt``: the one sharing most with the claim that asserts
-    rather than reports it) and the
+def stance_request(
+    claim: ClaimItem, evidence_id: str, text: str, excerpt: ExcerptPicker
+) -> JudgeRequest | None:
+    """The question the judge is asked about ``text``; None when there is no text (it reads as neutral).
+    The judge is given the sentence a check would quote from it (``excerpt``; the front door passes
+    ``best_excerpt``: the one sharing most with the claim that asserts rather than reports it) and the
     whole text for context, as in ``icarus check``. Given a whole debunk as its excerpt, a judge weighs
     each sentence and takes the clearest side, which is the debunk's restatement of the claim ("Posts claim
     that X"): the page would be read as confirming what it refutes."""
     if not text.strip():
-        return Stance.NEUTRAL
-    quoted = excerpt(text, claim.text).slice(text)
-    verdict = judge.stance(
-        JudgeRequest(
-            claim_id=claim.claim_id,
-            claim_text=claim.text,
-            evidence_id=evidence_id,
-            excerpt=quoted,
-            evidence_text=text,
-        )
+        return None
+    return JudgeRequest(
+        claim_id=claim.claim_id,
+        claim_text=claim.text,
+        evidence_id=evidence_id,
+        excerpt=excerpt(text, claim.text).slice(text),
+        evidence_text=text,
     )
+
+
+def answer_to(answers: StanceAnswers, request: JudgeRequest) -> StanceVerdict:
+    """The judge's answer to ``request``; a question the front door did not ask is a defect, not neutral."""
+    verdict = answers.get(request)
+    if verdict is None:
+        raise LookupError(
+            f"no stance answer for {request.evidence_id} on {request.claim_id}: "
+            "ask the judge every question of stance_requests first"
+        )
+    return verdict
+
+
+def _stance(answers: StanceAnswers, request: JudgeRequest | None, threshold: Decimal) -> Stance:
+    """How a source reads on the claim: neutral without text, on a failed answer or below ``threshold``."""
+    if request is None:
+        return Stance.NEUTRAL
+    verdict = answer_to(answers, request)
     if verdict.failure is not None or verdict.confidence < threshold:
         return Stance.NEUTRAL
     return verdict.stance
+
+
+def _record_text(record: EvidenceRecord) -> str:
+    return record.snippet or record.title
+
+
+def _resolved(claim: ClaimItem, store: EvidenceStore) -> list[EvidenceRecord]:
+    return [r for r in (store.get(i) for i in claim.evidence_ids) if r is not None]
+
+
+def _expired(claim: ClaimItem, resolved: Sequence[EvidenceRecord]) -> list[str]:
+    """The ids of fact-track evidence past its freshness, which a fact-track claim does not count."""
+    if claim.evidence_track is not EvidenceTrack.FACT:
+        return []
+    return [
+        r.evidence_id
+        for r in resolved
+        if r.evidence_track is EvidenceTrack.FACT and r.freshness_status is FreshnessStatus.STALE
+    ]
+
+
+def stance_requests(
+    claim: ClaimItem,
+    store: EvidenceStore,
+    excerpt: ExcerptPicker,
+    search: SearchOutcome | None,
+    *,
+    every_record: bool = False,
+) -> list[JudgeRequest]:
+    """Every question steps 4 and 5 read an answer to, each once, in order: the cited records that count,
+    then the search hits (when the search ran). ``every_record`` adds the expired fact-track records the
+    steps skip, whose answers the inputs document (``trace``) still states."""
+    resolved = _resolved(claim, store)
+    expired = set() if every_record else set(_expired(claim, resolved))
+    asked = [
+        stance_request(claim, r.evidence_id, _record_text(r), excerpt)
+        for r in resolved
+        if r.evidence_id not in expired
+    ]
+    if search is not None and search.ran:
+        for index, hit in enumerate(search.hits, start=1):
+            asked.append(stance_request(claim, f"search-{index}", hit_identity(hit)[3], excerpt))
+    return list(dict.fromkeys(r for r in asked if r is not None))
 
 
 def hit_identity(hit: FoundSource) -> tuple[str, str, str, str]:
@@ -214,15 +279,16 @@ def _hit_reading(
     hit: FoundSource,
     index: int,
     claim: ClaimItem,
-    judge: Judge,
+    answers: StanceAnswers,
     excerpt: ExcerptPicker,
     config: EvidenceVerifyConfig,
 ) -> _Reading:
     name, host, key, text = hit_identity(hit)
+    request = stance_request(claim, f"search-{index}", text, excerpt)
     return _Reading(
         label=f"search: {name}",
         key=key,
-        stance=_stance(judge, excerpt, claim, f"search-{index}", text, config.stance_confidence),
+        stance=_stance(answers, request, config.stance_confidence),
         non_social=host not in SOCIAL_HOSTS,
         reputable=False,
         tier1=False,
@@ -241,14 +307,16 @@ def verify_claim(
     store: EvidenceStore,
     config: EvidenceVerifyConfig,
     *,
-    stance_judge: Judge,
+    answers: StanceAnswers,
     excerpt: ExcerptPicker,
     criticality: CriticalityAnswer,
     search: SearchOutcome | None,
 ) -> VerificationResult:
+    """The six steps, reading the judge's ``answers`` to the questions of ``stance_requests`` (asked with
+    the same ``excerpt`` and ``search``); ``LookupError`` when one of them was not answered."""
     notes: list[str] = []
     # Step 1: resolve.
-    resolved = [r for r in (store.get(i) for i in claim.evidence_ids) if r is not None]
+    resolved = _resolved(claim, store)
     missing = [i for i in claim.evidence_ids if store.get(i) is None]
     if missing:
         notes.append("evidence_missing: " + ", ".join(missing) + " not in the evidence store")
@@ -260,13 +328,7 @@ def verify_claim(
 
     # Freshness: expired fact-track evidence does not count for a fact-track claim.
     fact_claim = claim.evidence_track is EvidenceTrack.FACT
-    expired = [
-        r.evidence_id
-        for r in resolved
-        if fact_claim
-        and r.evidence_track is EvidenceTrack.FACT
-        and r.freshness_status is FreshnessStatus.STALE
-    ]
+    expired = _expired(claim, resolved)
     usable = [r for r in resolved if r.evidence_id not in expired]
     if expired:
         notes.append("expired fact-track evidence not counted: " + ", ".join(expired))
@@ -275,19 +337,9 @@ def verify_claim(
     keys = merge_by_url(resolved)
     readings: list[_Reading] = []
     social_records: list[tuple[EvidenceRecord, Stance]] = []
-    stances = judge_all(  # several at once where the judge gains from it (an LLM endpoint does)
-        stance_judge,
-        lambda judge, record: _stance(
-            judge,
-            excerpt,
-            claim,
-            record.evidence_id,
-            record.snippet or record.title,
-            config.stance_confidence,
-        ),
-        usable,
-    )
-    for record, stance in zip(usable, stances, strict=True):
+    for record in usable:
+        request = stance_request(claim, record.evidence_id, _record_text(record), excerpt)
+        stance = _stance(answers, request, config.stance_confidence)
         social = (
             record.source_type is SourceType.TWITTER or record.credibility_tier not in config.non_social_tiers
         )
@@ -312,11 +364,10 @@ def verify_claim(
         notes.append(f"independent search {search_state}; this is not evidence against the claim")
     else:
         search_state = "ran"
-        hits = judge_all(
-            stance_judge,
-            lambda judge, numbered: _hit_reading(numbered[1], numbered[0], claim, judge, excerpt, config),
-            list(enumerate(search.hits, start=1)),
-        )
+        hits = [
+            _hit_reading(hit, index, claim, answers, excerpt, config)
+            for index, hit in enumerate(search.hits, start=1)
+        ]
         readings += hits
         confirming = sorted({h.label for h in hits if h.stance is Stance.SUPPORT and h.non_social})
         denying = sorted({h.label for h in hits if h.stance is Stance.REFUTE and h.non_social})
