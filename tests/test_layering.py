@@ -2,8 +2,10 @@
 
 Two checks. The static one reads every import statement under ``src/icarus/scoring`` (function-level ones
 included), so a lazy import cannot hide an edge. The runtime one imports every scoring module in a fresh
-interpreter and looks at what got loaded, so an edge through another package is caught too. The judge
-trainers import the runtime; the runtime never imports them. And no module of ``src/`` is over 700 lines.
+interpreter and looks at what got loaded, so an edge through another package is caught too. The core
+takes judges' answers, never a judge: of ``icarus.judges`` it reads the plain request and answer types
+only. The judge trainers import the runtime; the runtime never imports them. And no module of ``src/`` is
+over 700 lines.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import ast
 import json
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -52,6 +55,20 @@ def _is_cli(name: str) -> bool:
 
 def _forbidden(name: str) -> bool:
     return _within(name, FORBIDDEN_PACKAGES) or _within(name, FORBIDDEN_LIBRARIES) or _is_cli(name)
+
+
+JUDGE_TYPES = ("JudgeRequest", "StanceVerdict", "AttributionVerdict", "FailureReason")
+"""What scoring may take from ``icarus.judges``: the plain questions and answers of ``icarus.judges.protocol``.
+The front doors ask the judges (``icarus.judges.parallel`` runs many at once) and hand the answers in."""
+_JUDGE_HOMES = ("icarus.judges", "icarus.judges.protocol")
+_PLAIN_JUDGE_NAMES = frozenset(_JUDGE_HOMES) | {
+    f"{home}.{name}" for home in _JUDGE_HOMES for name in JUDGE_TYPES
+}
+
+
+def _runs_a_judge(name: str) -> bool:
+    """An import of ``icarus.judges`` other than its plain types: a judge, the runner, a model, a helper."""
+    return _within(name, ("icarus.judges",)) and name not in _PLAIN_JUDGE_NAMES
 
 
 def _module_name(path: Path, root: Path = SRC) -> str:
@@ -111,7 +128,9 @@ def test_the_check_itself_catches_each_kind_of_edge() -> None:
     assert not _forbidden("icarus.provenance") and not _forbidden("icarus.storey")
 
 
-def test_importing_every_scoring_module_loads_no_door_or_io_package() -> None:
+@cache
+def _loaded_by_importing_scoring() -> tuple[str, ...]:
+    """Every module a fresh interpreter holds after importing every scoring module."""
     probe = (
         "import importlib, json, pkgutil, sys\n"
         "import icarus.scoring as scoring\n"
@@ -120,9 +139,34 @@ def test_importing_every_scoring_module_loads_no_door_or_io_package() -> None:
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    return tuple(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_importing_every_scoring_module_loads_no_door_or_io_package() -> None:
+    loaded = _loaded_by_importing_scoring()
     assert any(name == "icarus.scoring.lvf.engine" for name in loaded)
     assert sorted(n for n in loaded if _within(n, FORBIDDEN_PACKAGES) or _is_cli(n)) == []
+
+
+def test_no_scoring_module_imports_a_judge_or_the_judge_runner() -> None:
+    """EvidenceVerify's six steps read the answers its front door collected, as the Icarus engine does."""
+    offenders = {
+        str(path.relative_to(SRC)): bad
+        for path in SCORING_FILES
+        if (bad := sorted(name for name in imported_names(path) if _runs_a_judge(name)))
+    }
+    assert offenders == {}, "pass the judges' answers in; ask the judges in the front door"
+    loaded = [n for n in _loaded_by_importing_scoring() if _runs_a_judge(n)]
+    assert loaded == [], "importing scoring loads these judge modules"
+
+
+def test_the_judge_check_allows_the_plain_types_only() -> None:
+    assert _runs_a_judge("icarus.judges.parallel") and _runs_a_judge("icarus.judges.parallel.judge_all")
+    assert _runs_a_judge("icarus.judges.llm") and _runs_a_judge("icarus.judges.cross_encoder")
+    assert _runs_a_judge("icarus.judges.protocol.Judge") and _runs_a_judge("icarus.judges.judge_all")
+    assert not _runs_a_judge("icarus.judges.protocol.StanceVerdict")
+    assert not _runs_a_judge("icarus.judges.JudgeRequest") and not _runs_a_judge("icarus.judges.protocol")
+    assert not _runs_a_judge("icarus.judgesx") and not _runs_a_judge("icarus.ledger.judgments")
 
 
 def test_the_runtime_never_imports_the_trainers() -> None:
