@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: train-checkworthy run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
+.PHONY: train-checkworthy train-checkworthy-minilm run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,15 @@ train-judge-fever: $(STAMP)
 # docs/evaluation/checkworthiness.{json,md}; about ten minutes on two cores.
 train-checkworthy: $(STAMP)
 	$(BIN)/python -m icarus_training.checkworthy --data $(DATASETS)
+
+# The ranker the debate detector reads, checkworthy@2 (icarus.claims.encoder_ranking): MiniLM fine-tuned on the
+# same transcripts, chosen against checkworthy@1 by icarus_training.checkworthy_minilm's rule (needs the train
+# extra). Writes src/icarus/claims/weights/checkworthy-2.* and docs/evaluation/checkworthiness-2.{json,md};
+# about an hour on two cores (out-of-fold scores are kept in CHECKWORTHY_CACHE, so a stopped run resumes).
+CHECKWORTHY_CACHE ?= .checkworthy-oof.json
+train-checkworthy-minilm: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m icarus_training.checkworthy_minilm --data $(DATASETS) --cache $(CHECKWORTHY_CACHE) --ship
 
 # Selection rule 2: the offline judge and its side floors on the tune halves pooled over every set, with 90 %
 # bootstrap intervals (docs/evaluation/judge-selection/selection-2.md); writes offline-minilm-fever-2.json.

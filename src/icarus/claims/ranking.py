@@ -13,6 +13,12 @@ transcripts (``icarus.evaluation.checkthat`` fixes the split) and ship as JSON b
 model file also holds the *bar*: the log-odds at which the chosen operating point sits. ``score`` shifts
 the log-odds so that the bar falls at ``DEFAULT_BAR`` (0.4, the bar the detector and ``extract_claims``
 already use), which keeps the score a ranking on 0–1 whose default threshold means "flag this".
+
+That model is ``checkworthy@1``. The ranker the debate detector reads is ``load_ranker()``: the one named
+``DEFAULT_RANKER``, chosen by ``icarus_training.checkworthy_minilm``'s rule. ``checkworthy@2`` is a
+fine-tuned MiniLM encoder (``icarus.claims.encoder_ranking``); its record says whether it ranks alone or
+blended with ``checkworthy@1`` (each log-odds standardised by the out-of-fold mean and spread the rule
+measured), and holds its own bar.
 """
 
 from __future__ import annotations
@@ -24,19 +30,26 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from itertools import pairwise
-from typing import Final
+from typing import Final, Protocol
 
 from icarus.claims.cues import checkworthiness
+from icarus.claims.encoder_ranking import EncoderRanker, load_encoder_ranker
 
 __all__ = [
     "DEFAULT_BAR",
+    "DEFAULT_RANKER",
     "MODEL_FILE",
     "CheckworthyModel",
+    "EncoderBlend",
+    "Ranker",
     "features",
     "load_model",
+    "load_ranker",
 ]
 
 MODEL_FILE: Final = "checkworthy-1.json"
+DEFAULT_RANKER: Final = "checkworthy-2"
+"""The file stem (under ``weights/``) of the ranker the detector reads."""
 DEFAULT_BAR: Final = 0.4
 """Where the operating point lands on the 0–1 score."""
 
@@ -112,13 +125,63 @@ class CheckworthyModel:
 
     def score(self, text: str) -> float:
         """The ranking score on 0–1: the log-odds moved so the bar sits at ``DEFAULT_BAR``."""
-        shifted = self.log_odds(text) - self.bar + math.log(DEFAULT_BAR / (1 - DEFAULT_BAR))
-        return 1 / (1 + math.exp(-max(-40.0, min(40.0, shifted))))
+        return _at_default_bar(self.log_odds(text), self.bar)
 
     def contributions(self, text: str, top: int = 5) -> list[tuple[str, float]]:
         """The features that moved ``text``'s score most, strongest first: why it ranks where it does."""
         fired = [(name, self.weights[name]) for name in features(text) if name in self.weights]
         return sorted(fired, key=lambda pair: -abs(pair[1]))[:top]
+
+
+class Ranker(Protocol):
+    """What the detector needs of a ranker: its version and a 0–1 score whose ``DEFAULT_BAR`` means "flag"."""
+
+    @property
+    def version(self) -> str: ...
+
+    def score(self, text: str) -> float: ...
+
+
+def _at_default_bar(log_odds: float, bar: float) -> float:
+    shifted = log_odds - bar + math.log(DEFAULT_BAR / (1 - DEFAULT_BAR))
+    return 1 / (1 + math.exp(-max(-40.0, min(40.0, shifted))))
+
+
+@dataclass(frozen=True)
+class EncoderBlend:
+    """``checkworthy@2``: the fine-tuned encoder's log-odds, alone or summed with ``checkworthy@1``'s, each
+    standardised by ``(mean, spread)`` from the rule's out-of-fold scores; ``bar`` is on that scale."""
+
+    version: str
+    encoder: EncoderRanker
+    bar: float
+    logistic: CheckworthyModel | None = None
+    scales: tuple[tuple[float, float], tuple[float, float]] | None = None  # (lr, encoder)
+
+    def log_odds(self, text: str) -> float:
+        encoded = self.encoder.log_odds(text)
+        if self.logistic is None or self.scales is None:
+            return encoded
+        (mean_lr, sd_lr), (mean_enc, sd_enc) = self.scales
+        return (self.logistic.log_odds(text) - mean_lr) / sd_lr + (encoded - mean_enc) / sd_enc
+
+    def score(self, text: str) -> float:
+        return _at_default_bar(self.log_odds(text), self.bar)
+
+
+@cache
+def load_ranker() -> Ranker:
+    """The ranker the detector reads (``DEFAULT_RANKER``, read once)."""
+    encoder = load_encoder_ranker(DEFAULT_RANKER)
+    record = encoder.metadata
+    blend = record.get("blend")
+    if not blend:
+        return EncoderBlend(encoder.version, encoder, float(record["bar"]))
+    scales = (
+        (float(blend["lr"][0]), float(blend["lr"][1])),
+        (float(blend["minilm"][0]), float(blend["minilm"][1])),
+    )
+    return EncoderBlend(encoder.version, encoder, float(record["bar"]), load_model(), scales)
 
 
 @cache

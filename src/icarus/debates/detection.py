@@ -3,7 +3,7 @@
 Consecutive segments by the same speaker are read together as one turn, because captions cut sentences
 across cues; ``extract_claims`` then cuts the turn into atomic claims, each the exact slice of the turn's
 text, and gives each its disposition and claim type. Its checkworthiness is the learned ranker's score
-(``icarus.claims.ranking``, trained on real debate transcripts) for the sentence the claim sits in. A
+(``icarus.claims.ranking.load_ranker``, trained on real debate transcripts) for the sentence the claim sits in. A
 claim is kept when it is checkable (not an opinion, prediction, joke or advice), is neither a question
 nor debate courtesy ("Thank you, Ruth."), and scores at least ``min_checkworthiness``; each segment contributes at most
 ``max_claims_per_segment`` claims, the most checkworthy first. Patterns and fixed weights decide every
@@ -22,10 +22,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
+from functools import lru_cache
 from typing import Final
 
 from icarus.claims import extract_claims
-from icarus.claims.ranking import load_model
+from icarus.claims.ranking import load_ranker
 from icarus.claims.segment import split_sentences
 from icarus.debates.model import DetectedClaim, Segment
 from icarus.ledger.claims import Disposition, NotAssessedReason
@@ -292,7 +293,14 @@ def _turn_claims(
 def _rank(sentence: str, claim_text: str) -> float:
     """A claim's checkworthiness: the ranker's score for its sentence (``claim_text`` is unused here; an
     evaluation may swap in a ranker that reads the clause alone, as the cue points did)."""
-    return load_model().score(sentence)
+    return _sentence_score(sentence)
+
+
+@lru_cache(maxsize=8192)
+def _sentence_score(sentence: str) -> float:
+    """The ranker runs the encoder once a sentence; a sentence with several claims, or a live stream read
+    again as it grows, asks again."""
+    return load_ranker().score(sentence)
 
 
 def _sentence_of(text: str, sentences: Sequence[tuple[int, int]], start: int, fallback: str) -> str:
