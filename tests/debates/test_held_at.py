@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from alembic import command
+from pydantic import TypeAdapter
 
 from icarus.debates import repository as repo
 from icarus.debates.dating import FUTURE_TOLERANCE, accepted_held_at, parse_held_at
@@ -62,7 +63,10 @@ def test_a_debate_without_a_date_is_dated_by_its_upload(site: Site) -> None:
     [
         ({"held_at": "2020-10-22"}, "2020-10-22T00:00:00Z"),  # a date: midnight UTC
         ({"held_at": "2020-10-22T23:30:00+02:00"}, "2020-10-22T21:30:00Z"),  # an offset: converted
-        ({"held_at": "2020-10-22T21:30:00"}, "2020-10-22T21:30:00Z"),  # no offset: UTC
+        (
+            {"held_at": "2020-10-22t21:30:00.250z"},
+            "2020-10-22T21:30:00.250000Z",
+        ),  # RFC 3339 allows lower case
         ({"as_of": "2020-10-22"}, "2020-10-22T00:00:00Z"),  # the other name
     ],
 )
@@ -83,6 +87,9 @@ def test_a_debate_is_created_with_the_date_it_took_place(
     [
         ({"held_at": "2020-13-01"}, "body.held_at"),
         ({"held_at": "22/10/2020"}, "body.held_at"),
+        ({"held_at": "2020-10-22 21:30:00"}, "body.held_at"),  # a space for the T: not what is published
+        ({"held_at": "2020-10-22T21:30"}, "body.held_at"),  # no seconds
+        ({"held_at": "2020-10-22T21:30:00"}, "body.held_at"),  # no offset: which zone is unknowable
         ({"held_at": 2020}, "body.held_at"),  # a number is not read as Unix seconds (1970)
         ({"held_at": True}, "body.held_at"),
         ({"as_of": "last tuesday"}, "body.as_of"),
@@ -207,6 +214,40 @@ def test_a_date_from_python_callers_is_read_as_the_api_reads_it() -> None:
     assert accepted_held_at(None, START) == START  # the upload time
     with pytest.raises(InvalidChange, match="held_at"):
         parse_held_at("the day after the election")
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2020-10-22",
+        "2020-10-22T21:30:00Z",
+        "2020-10-22t21:30:00z",
+        "2020-10-22T21:30:00.123456789+02:00",
+        "2020-10-22T21:30:00",
+        "2020-10-22T21:30:00+0200",
+        "2020-10-22 21:30:00",
+        "2020-10-22T21:30",
+        "2020-10-22T21",
+        "20201022",
+        "22/10/2020",
+        "2020-10-22Z",
+    ],
+)
+def test_the_published_schema_and_validation_take_the_same_written_forms(written: str) -> None:
+    import jsonschema
+
+    from icarus.debates.dating import HeldAt
+
+    schema = TypeAdapter(HeldAt).json_schema()
+    published = jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    ).is_valid(written)
+    try:
+        parse_held_at(written)
+        accepted = True
+    except InvalidChange:
+        accepted = False
+    assert published == accepted, (written, schema)
 
 
 # --- docs -----------------------------------------------------------------------------------------------

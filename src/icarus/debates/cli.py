@@ -120,7 +120,8 @@ def create_command(
     held_at: Annotated[
         str | None,
         typer.Option(
-            "--held-at", help="When the debate took place: 2020-10-22 or a UTC time (default: now)."
+            "--held-at",
+            help="When the debate took place: 2020-10-22, or a time with its offset, 2020-10-22T21:00:00Z (default: now).",
         ),
     ] = None,
 ) -> None:

@@ -41,12 +41,25 @@ EARLIEST_HELD_AT: Final = datetime(1900, 1, 1, tzinfo=UTC)
 
 
 _NUMBER: Final = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
+# The written forms taken, exactly those published (``_HELD_AT_SCHEMA``): a date, or an RFC 3339 timestamp,
+# which carries seconds and its offset ("Z" for UTC). pydantic alone would also take "2020-10-22 21:30" or a
+# timestamp with no offset, whose time zone nobody can know.
+_DATE_PATTERN: Final = r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+_TIMESTAMP_PATTERN: Final = (
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[+-][0-9]{2}:[0-9]{2})"
+)
+_WRITTEN: Final = re.compile(f"(?:{_DATE_PATTERN})|(?:{_TIMESTAMP_PATTERN})")
 
 
 def _text_or_moment(value: Any) -> Any:
     # A number, or a string of one, is no date: pydantic would read "20201022" as seconds since 1970.
     if isinstance(value, bool | int | float) or (isinstance(value, str) and _NUMBER.fullmatch(value.strip())):
         raise ValueError("must be an ISO 8601 date or timestamp (a string such as 2020-10-22), not a number")
+    if isinstance(value, str) and not _WRITTEN.fullmatch(value):
+        raise ValueError(
+            "must be a date (2020-10-22) or an RFC 3339 timestamp with seconds and its offset "
+            "(2020-10-22T21:30:00Z, or +02:00, which is converted to UTC)"
+        )
     return value
 
 
