@@ -8,6 +8,7 @@ import pytest
 from icarus.evaluation.checkthat import Line, Part, Transcript, part_of
 from icarus_training.checkworthy_minilm import (
     CANDIDATES,
+    CHALLENGER,
     FOLDS,
     MIN_GAIN,
     blend,
@@ -72,3 +73,11 @@ def test_the_recall_curve_counts_chosen_lines_in_the_flagged_top_share() -> None
 
     rankings = [([0.9, 0.1, 0.5, 0.3], [True, False, False, True])]
     assert recall_curve(rankings, [0.0, 0.25, 0.5, 0.75, 1.0]) == [0.0, 0.5, 0.5, 1.0, 1.0]
+
+
+def test_the_later_challenger_replaces_the_chosen_encoder_only_when_it_gains_the_minimum() -> None:
+    maps = {"lr": 0.20, "minilm": 0.26, "blend": 0.24}
+    assert choose({**maps, CHALLENGER: 0.26 + MIN_GAIN * 0.9}) == "minilm"
+    assert choose({**maps, CHALLENGER: 0.26 + MIN_GAIN}) == CHALLENGER
+    # it challenges the encoder only: where the logistic model stays, so does the choice
+    assert choose({"lr": 0.26, "minilm": 0.25, CHALLENGER: 0.40}) == "lr"
