@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: train-checkworthy train-checkworthy-minilm run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
+.PHONY: train-checkworthy train-checkworthy-minilm train-checkworthy-context train-checkworthy-seeds train-checkworthy-bar run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -75,6 +75,22 @@ CHECKWORTHY_CACHE ?= .checkworthy-oof.json
 train-checkworthy-minilm: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m icarus_training.checkworthy_minilm --data $(DATASETS) --cache $(CHECKWORTHY_CACHE) --ship
+
+# Measurements on the same out-of-fold scores (CHECKWORTHY_CACHE; built first when absent, with the train extra):
+# ranking a line with its neighbours' scores (icarus_training.checkworthy_context), averaging three fine-tuning
+# seeds (checkworthy_seeds, about half an hour), and placing the detector's bar for its line budget
+# (checkworthy_bar, about ten minutes). Each prints its figures and its rule's choice.
+train-checkworthy-context: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m icarus_training.checkworthy_context --data $(DATASETS) --cache $(CHECKWORTHY_CACHE)
+
+train-checkworthy-seeds: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m icarus_training.checkworthy_seeds --data $(DATASETS) --cache $(CHECKWORTHY_CACHE)
+
+train-checkworthy-bar: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m icarus_training.checkworthy_bar --data $(DATASETS) --cache $(CHECKWORTHY_CACHE)
 
 # Selection rule 2: the offline judge and its side floors on the tune halves pooled over every set, with 90 %
 # bootstrap intervals (docs/evaluation/judge-selection/selection-2.md); writes offline-minilm-fever-2.json.
