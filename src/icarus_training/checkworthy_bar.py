@@ -63,6 +63,10 @@ DRAWS: Final = 2000
 CONFIDENCE: Final = 0.9
 SEED: Final = 20261203
 _LABEL_CHARS: Final = 100
+ENCODER_NAME: Final = "checkworthy-2"
+WEIGHTS_NAME: Final = "checkworthy-3"
+WEIGHTS_DIR: Final = Path(__file__).resolve().parents[1] / "icarus" / "claims" / "weights"
+_RECORD: Final = Path("docs/evaluation/checkworthiness-3")
 
 Scored = tuple[list[float], list[bool]]  # (out-of-fold log-odds, eligible) per line of one transcript
 
@@ -149,9 +153,7 @@ def shipped_bar(
     return float(np.quantile(shipped_in_sample, level)) - optimism, optimism
 
 
-def _fold_scores(
-    pool: Sequence[Transcript], console: Console
-) -> tuple[list[list[float]], list[list[float]]]:
+def _fold_scores(pool: Sequence[Transcript], console: Console) -> tuple[list[list[float]], list[list[float]]]:
     """Each fold model's scores on its own training lines and on its held-out lines (rule 3)."""
     from icarus_training.checkworthy_minilm import SEED as FOLD_SEED
     from icarus_training.checkworthy_minilm import _examples, _fine_tune, _torch_log_odds, folds
@@ -177,13 +179,12 @@ def run(
     """Rules 1–3 on the pooled transcripts."""
     from rich.progress import track
 
-    from icarus.claims.ranking import load_ranker
+    from icarus.claims.encoder_ranking import load_encoder_ranker
+    from icarus_training.checkworthy_context import _pool
     from icarus_training.checkworthy_minilm import run_cv
 
     cv = run_cv(datasets, ["minilm"], console, cache)
     oof = cv["oof"]["minilm"]
-    from icarus_training.checkworthy_context import _pool
-
     pool = _pool(datasets)
     eligible = {t.name: eligible_lines(t) for t in track(pool, description="eligible lines", console=console)}
     scored = [(oof[t.name][0], eligible[t.name]) for t in pool]
@@ -191,9 +192,12 @@ def run(
     pooled = [score for t in pool for score in oof[t.name][0]]
     level = level_of(pooled, b_star)
     inside, outside = (fold_scores or _fold_scores)(pool, console)
-    encoder = load_ranker()
-    log_odds = getattr(encoder, "log_odds")
-    shipped = [log_odds(line.text) for t in track(pool, description="shipped scores", console=console) for line in t.lines]
+    encoder = load_encoder_ranker(ENCODER_NAME)  # the encoder itself, whatever bar ships with it now
+    shipped = [
+        encoder.log_odds(line.text)
+        for t in track(pool, description="shipped scores", console=console)
+        for line in t.lines
+    ]
     bar, optimism = shipped_bar(level, inside, outside, shipped)
     return {
         "script": SCRIPT_VERSION,
@@ -202,18 +206,115 @@ def run(
         "level": round(level, 5),
         "optimism": round(optimism, 5),
         "bar": round(bar, 5),
-        "previous_bar": float(encoder.bar) if hasattr(encoder, "bar") else None,
+        "previous_bar": float(encoder.metadata["bar"]),
     }
+
+
+def ship(placed: dict[str, Any], folder: Path = WEIGHTS_DIR) -> dict[str, Any]:
+    """Rule 4: ``checkworthy@3``'s record, the encoder it reads and the bar placed for it."""
+    encoder_meta = json.loads((folder / f"{ENCODER_NAME}.json").read_text(encoding="utf-8"))
+    record = {
+        "version": MODEL_VERSION,
+        "encoder": ENCODER_NAME,
+        "encoder_sha256": encoder_meta["onnx_sha256"],
+        "bar": placed["bar"],
+        "placed": {key: value for key, value in placed.items() if key != "bar"}
+        | {
+            "budget": FLAGGED_BUDGET,
+            "test_transcripts": TEST_TRANSCRIPTS,
+            "draws": DRAWS,
+            "confidence": CONFIDENCE,
+        },
+    }
+    path = folder / f"{WEIGHTS_NAME}.json"
+    path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return record
+
+
+def dev_figures(datasets: Path) -> dict[str, Any]:
+    """The dev transcripts, read once with what ships: every line, and the detector."""
+    from icarus.claims.ranking import load_ranker
+    from icarus.debates import detection
+    from icarus.evaluation.checkthat import Part, load_transcripts, part_of
+    from icarus_training.checkworthy import _figures, _intervals, detector_figures
+
+    transcripts = load_transcripts(datasets)
+    parts = part_of(t.name for t in transcripts)
+    dev = [t for t in transcripts if parts[t.name] is Part.DEV]
+    load_ranker.cache_clear()
+    detection._sentence_score.cache_clear()
+    ranker = load_ranker()
+    bar = detection.DEFAULT_MIN_CHECKWORTHINESS
+    rankings = [
+        ([ranker.score(line.text) for line in t.lines], [line.check_worthy for line in t.lines]) for t in dev
+    ]
+    return {
+        "ranker": ranker.version,
+        "every_line": _figures(rankings, bar) | {"intervals": _intervals(rankings, bar)},
+        "detector": detector_figures(dev),
+    }
+
+
+def render(record: dict[str, Any]) -> str:
+    """The record as a Markdown page (docs/evaluation/checkworthiness-3.md)."""
+    from icarus_training.checkworthy import _row
+
+    placed = record["shipped"]["placed"]
+    lines = [
+        "# Check-worthiness 3: checkworthy@2's encoder with its bar placed for the detector",
+        "",
+        f"Written by `{SCRIPT_VERSION}` (`make train-checkworthy-bar`); the rule is the module's docstring, "
+        "written before any figure below was read.",
+        "",
+        "| step | value |",
+        "|---|---|",
+        f"| lines the detector's filters let through (train+tune) | {placed['eligible_share']:.1%} |",
+        f"| bar on the out-of-fold scale (budget {FLAGGED_BUDGET:.0%} in {CONFIDENCE:.0%} of "
+        f"{DRAWS} samples of {TEST_TRANSCRIPTS} transcripts) | {placed['oof_bar']:.3f} |",
+        f"| its level (share of out-of-fold scores below it) | {placed['level']:.3f} |",
+        f"| fold models' in-sample minus out-of-fold quantile at that level | {placed['optimism']:.3f} |",
+        f"| shipped bar (log-odds) | {record['shipped']['bar']:.3f} |",
+        f"| checkworthy@2's bar | {placed['previous_bar']:.3f} |",
+    ]
+    if "dev" in record:
+        dev = record["dev"]
+        lines += [
+            "",
+            "## Dev transcripts, read once (90 % bootstrap intervals over transcripts)",
+            "",
+            "| ranking | MAP | recall | flagged share | found | flagged |",
+            "|---|---|---|---|---|---|",
+            _row(f"{dev['ranker']}, every line", dev["every_line"]),
+            _row(f"debate detector with {dev['ranker']}", dev["detector"]),
+        ]
+    lines.append("")
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(prog="python -m icarus_training.checkworthy_bar", description=__doc__)
     parser.add_argument("--data", type=Path, required=True, help="folder holding the public datasets")
     parser.add_argument("--cache", type=Path, required=True, help="the encoder's out-of-fold scores")
+    parser.add_argument(
+        "--ship", action="store_true", help="write checkworthy@3's record and read the dev transcripts once"
+    )
     args = parser.parse_args(argv)
     console = Console()
     record = run(args.data, args.cache, console)
     console.print_json(json.dumps(record))
+    if args.ship:
+        write_record(args.data, record, console)
+    return record
+
+
+def write_record(datasets: Path, placed: dict[str, Any], console: Console) -> dict[str, Any]:
+    """Rule 4 and the record: ship the bar, then read dev once with it."""
+    record: dict[str, Any] = {"script": SCRIPT_VERSION, "shipped": ship(placed)}
+    record["dev"] = dev_figures(datasets)
+    _RECORD.parent.mkdir(parents=True, exist_ok=True)
+    _RECORD.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    _RECORD.with_suffix(".md").write_text(render(record), encoding="utf-8")
+    console.print_json(json.dumps(record["dev"]))
     return record
 
 

@@ -190,7 +190,9 @@ def run(datasets: Path, cache: Path, console: Console) -> dict[str, Any]:
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
-    parser = argparse.ArgumentParser(prog="python -m icarus_training.checkworthy_context", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m icarus_training.checkworthy_context", description=__doc__
+    )
     parser.add_argument("--data", type=Path, required=True, help="folder holding the public datasets")
     parser.add_argument("--cache", type=Path, required=True, help="the encoder's out-of-fold scores")
     args = parser.parse_args(argv)

@@ -77,7 +77,9 @@ def seed_models(
     return models, encoder
 
 
-def _fold_scorer(console: Console) -> Callable[[list[Transcript], list[Transcript], int], dict[str, list[float]]]:
+def _fold_scorer(
+    console: Console,
+) -> Callable[[list[Transcript], list[Transcript], int], dict[str, list[float]]]:
     def score(train: list[Transcript], held: list[Transcript], fold: int) -> dict[str, list[float]]:
         models, encoder = seed_models(train, console, SEED + 1000 * fold)
         examples = _examples(held, False)[0]

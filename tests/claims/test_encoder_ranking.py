@@ -1,5 +1,6 @@
-"""The fine-tuned check-worthiness encoder (checkworthy@2): what ships is what was recorded, damaged or
-foreign files are refused, one sentence always gets the same number, and the detector reads it."""
+"""The fine-tuned check-worthiness encoder (checkworthy@2's, read by checkworthy@3 with its own bar): what
+ships is what was recorded, damaged or foreign files are refused, one sentence always gets the same number,
+and the detector reads it at the bar its record places."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from icarus.claims import ranking
 from icarus.claims.encoder_ranking import (
     PROBE_SENTENCES,
     PROBE_TOLERANCE,
@@ -19,15 +21,17 @@ from icarus.claims.encoder_ranking import (
 )
 from icarus.claims.ranking import DEFAULT_BAR, DEFAULT_RANKER, EncoderBlend, load_model, load_ranker
 
+ENCODER = "checkworthy-2"
+
 
 @pytest.fixture()
 def copied(tmp_path: Path) -> tuple[Path, Path, Path]:
     """The shipped files, copied where a test may damage them."""
-    return tuple(Path(shutil.copy(path, tmp_path / path.name)) for path in weight_files(DEFAULT_RANKER))  # type: ignore[return-value]
+    return tuple(Path(shutil.copy(path, tmp_path / path.name)) for path in weight_files(ENCODER))  # type: ignore[return-value]
 
 
 def test_the_shipped_ranker_is_checkworthy_2_and_reproduces_its_probes() -> None:
-    ranker = load_encoder_ranker(DEFAULT_RANKER)
+    ranker = load_encoder_ranker(ENCODER)
     assert ranker.version == "checkworthy@2"
     recorded = ranker.metadata["probe_log_odds"]
     assert len(recorded) == len(PROBE_SENTENCES)
@@ -70,7 +74,7 @@ def test_a_record_without_probes_is_refused(copied: tuple[Path, Path, Path]) -> 
 
 
 def test_one_sentence_gets_the_same_log_odds_whatever_it_is_ranked_beside() -> None:
-    ranker = load_encoder_ranker(DEFAULT_RANKER)
+    ranker = load_encoder_ranker(ENCODER)
     sentence = "The deficit doubled to $1.4 trillion in 2009."
     alone = ranker.log_odds(sentence)
     beside = ranker.log_odds_many(["Thank you.", sentence, " ".join(["word"] * 300)])
@@ -80,7 +84,7 @@ def test_one_sentence_gets_the_same_log_odds_whatever_it_is_ranked_beside() -> N
 def test_the_detector_ranks_with_the_default_ranker_at_its_bar() -> None:
     ranker = load_ranker()
     assert isinstance(ranker, EncoderBlend)
-    assert ranker.version == "checkworthy@2"
+    assert ranker.version == "checkworthy@3"
     at_bar = EncoderBlend(
         "t", ranker.encoder, bar=ranker.log_odds("anything"), logistic=ranker.logistic, scales=ranker.scales
     )
@@ -92,7 +96,7 @@ def test_the_detector_ranks_with_the_default_ranker_at_its_bar() -> None:
 
 
 def test_a_blend_standardises_each_part_before_summing() -> None:
-    encoder = load_encoder_ranker(DEFAULT_RANKER)
+    encoder = load_encoder_ranker(ENCODER)
     logistic = load_model()
     blend = EncoderBlend("t", encoder, bar=0.0, logistic=logistic, scales=((1.0, 2.0), (-3.0, 4.0)))
     text = "Unemployment fell to 4 percent."
@@ -111,3 +115,25 @@ def test_a_figure_with_a_past_event_outranks_a_call_to_action() -> None:
 )
 def test_moderator_framing_stays_under_the_bar(sentence: str) -> None:
     assert load_ranker().score(sentence) < DEFAULT_BAR
+
+
+def test_the_default_ranker_reads_the_encoder_its_record_names_at_its_own_bar() -> None:
+    record = json.loads(weight_files(DEFAULT_RANKER)[2].read_text(encoding="utf-8"))
+    assert record["encoder"] == ENCODER
+    ranker = load_ranker()
+    assert isinstance(ranker, EncoderBlend)
+    assert ranker.bar == record["bar"]
+    assert ranker.bar != ranker.encoder.metadata["bar"]  # the bar was placed again, the encoder kept
+    assert ranker.encoder.metadata["onnx_sha256"] == record["encoder_sha256"]
+
+
+def test_a_bar_placed_for_another_encoder_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = json.loads(weight_files(DEFAULT_RANKER)[2].read_text(encoding="utf-8"))
+    record["encoder_sha256"] = "0" * 64
+    monkeypatch.setattr(ranking, "_weights_record", lambda _name: record)
+    load_ranker.cache_clear()
+    try:
+        with pytest.raises(RankerWeightsError, match="was placed for checkworthy-2"):
+            load_ranker()
+    finally:
+        load_ranker.cache_clear()

@@ -3,6 +3,8 @@ required share of test-sized samples, and the shipped bar moves by the fold mode
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from icarus_training.checkworthy_bar import bar_on_oof_scale, level_of, shipped_bar
@@ -57,3 +59,36 @@ def test_the_shipped_bar_takes_the_fold_models_optimism_off_the_shipped_quantile
     assert bar == pytest.approx(12.0)
     with pytest.raises(ValueError, match="one in-sample and one out-of-fold"):
         shipped_bar(0.5, inside, outside[:1], [1.0])
+
+
+def test_eligible_lines_are_those_the_detector_filters_let_through() -> None:
+    from icarus.evaluation.checkthat import Line, Transcript
+    from icarus_training.checkworthy_bar import eligible_lines
+
+    transcript = Transcript(
+        "t.tsv",
+        (
+            Line(1, "MODERATOR", "Thank you, Senator.", False),
+            Line(2, "SMITH", "Unemployment fell to 4.1 percent in 2019.", True),
+            Line(3, "MODERATOR", "What would you do about inflation?", False),
+        ),
+    )
+    assert eligible_lines(transcript) == [False, True, False]
+
+
+def test_shipping_writes_the_new_version_with_the_encoder_file_it_was_placed_for(tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    from icarus.claims.encoder_ranking import weight_files
+    from icarus_training.checkworthy_bar import ENCODER_NAME, MODEL_VERSION, WEIGHTS_NAME, ship
+
+    shutil.copy(weight_files(ENCODER_NAME)[2], tmp_path / f"{ENCODER_NAME}.json")
+    placed = {"bar": -3.0, "level": 0.85, "optimism": -0.1, "oof_bar": -2.9, "eligible_share": 0.7}
+    record = ship(placed, tmp_path)
+    written = json.loads((tmp_path / f"{WEIGHTS_NAME}.json").read_text(encoding="utf-8"))
+    assert written == record
+    assert record["version"] == MODEL_VERSION
+    assert record["bar"] == -3.0
+    assert record["encoder_sha256"] == json.loads(weight_files(ENCODER_NAME)[2].read_text())["onnx_sha256"]
+    assert record["placed"]["level"] == 0.85 and record["placed"]["budget"] == 0.15

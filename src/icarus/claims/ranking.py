@@ -18,7 +18,9 @@ That model is ``checkworthy@1``. The ranker the debate detector reads is ``load_
 ``DEFAULT_RANKER``, chosen by ``icarus_training.checkworthy_minilm``'s rule. ``checkworthy@2`` is a
 fine-tuned MiniLM encoder (``icarus.claims.encoder_ranking``); its record says whether it ranks alone or
 blended with ``checkworthy@1`` (each log-odds standardised by the out-of-fold mean and spread the rule
-measured), and holds its own bar.
+measured), and holds its own bar. ``checkworthy@3`` is that encoder unchanged with its bar placed again by
+``icarus_training.checkworthy_bar`` so the debate detector uses its line budget; its record names the
+encoder it reads and the encoder file's SHA-256.
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from itertools import pairwise
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from icarus.claims.cues import checkworthiness
-from icarus.claims.encoder_ranking import EncoderRanker, load_encoder_ranker
+from icarus.claims.encoder_ranking import EncoderRanker, RankerWeightsError, load_encoder_ranker
 
 __all__ = [
     "DEFAULT_BAR",
@@ -48,7 +50,7 @@ __all__ = [
 ]
 
 MODEL_FILE: Final = "checkworthy-1.json"
-DEFAULT_RANKER: Final = "checkworthy-2"
+DEFAULT_RANKER: Final = "checkworthy-3"
 """The file stem (under ``weights/``) of the ranker the detector reads."""
 DEFAULT_BAR: Final = 0.4
 """Where the operating point lands on the 0–1 score."""
@@ -169,9 +171,29 @@ class EncoderBlend:
         return _at_default_bar(self.log_odds(text), self.bar)
 
 
+def _weights_record(name: str) -> dict[str, Any]:
+    text = resources.files("icarus.claims").joinpath("weights", f"{name}.json").read_text(encoding="utf-8")
+    record: dict[str, Any] = json.loads(text)
+    return record
+
+
 @cache
 def load_ranker() -> Ranker:
-    """The ranker the detector reads (``DEFAULT_RANKER``, read once)."""
+    """The ranker the detector reads (``DEFAULT_RANKER``, read once).
+
+    A record that names an ``encoder`` re-places the bar of an encoder shipped under an earlier version
+    (``checkworthy@3`` reads ``checkworthy@2``'s encoder): its own version and bar apply, and the encoder's
+    file must still be the one it was placed for."""
+    record = _weights_record(DEFAULT_RANKER)
+    if "encoder" in record:
+        encoder = load_encoder_ranker(str(record["encoder"]))
+        if encoder.metadata.get("onnx_sha256") != record.get("encoder_sha256"):
+            raise RankerWeightsError(
+                f"{record['version']} was placed for {record['encoder']} with SHA-256 "
+                f"{record.get('encoder_sha256')}; the shipped encoder's record says "
+                f"{encoder.metadata.get('onnx_sha256')}"
+            )
+        return EncoderBlend(str(record["version"]), encoder, float(record["bar"]))
     encoder = load_encoder_ranker(DEFAULT_RANKER)
     record = encoder.metadata
     blend = record.get("blend")
