@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from icarus.debates.model import DebateSettings, ResearchMode, Verdict
-from icarus.debates.research_runs import PANEL_FAILED
+from icarus.debates.research_runs import PANEL_FAILED, failure_explanation, failure_kind
 from icarus.store import Store
 from tests.debates.store_fixtures import OPERATOR, FakeClock, ScriptedResearch, make_service, segment
 from tests.debates.store_fixtures import clock as clock
@@ -38,3 +38,21 @@ def test_a_failed_panel_publishes_a_sentence_and_logs_the_error(
     assert panel.panel.trace["failed"] == PANEL_FAILED
     assert "s3cret" not in published and "search.internal" not in published
     assert SECRET_ERROR in caplog.text
+    # in words a reader follows: no exception class, and what would settle it
+    assert "RuntimeError" not in published
+    assert panel.panel.explanation.startswith("This method stopped on an error on each of its")
+    assert "Re-checking the claim with this method" in panel.panel.explanation
+
+
+@pytest.mark.parametrize(
+    ("error", "words"),
+    [
+        (TimeoutError("read timed out"), "timed out"),
+        (ConnectionRefusedError("refused"), "could not reach a service it needs"),
+        (ValueError("bad"), "stopped on an error"),
+    ],
+)
+def test_a_failure_is_named_by_its_kind_in_words(error: Exception, words: str) -> None:
+    assert failure_kind(error) == words
+    assert failure_explanation(error, 1).startswith(f"This method {words} on its one attempt,")
+    assert "each of its 3 attempts" in failure_explanation(error, 3)

@@ -175,8 +175,8 @@ class _Run:
                 research_mode=row.research_mode,
                 verdict=Verdict.UNVERIFIABLE,
                 confidence=0.0,
-                explanation=f"This method could not run ({type(exc).__name__}); nothing it found is shown.",
-                trace={"failed": PANEL_FAILED, "attempts": lease.attempt},
+                explanation=failure_explanation(exc, lease.attempt),
+                trace={"failed": PANEL_FAILED, "attempts": lease.attempt, "failure": failure_kind(exc)},
             )
             return self.complete(failed)
         now = self.clock()
@@ -192,6 +192,24 @@ class _Run:
 
         self.store.transaction(work)
         return f"failed ({type(exc).__name__}); retried later", []
+
+
+def failure_kind(exc: BaseException) -> str:
+    """What went wrong, in the words a reader gets (never the error's text, which may quote internals)."""
+    if isinstance(exc, TimeoutError):
+        return "timed out"
+    if isinstance(exc, OSError):
+        return "could not reach a service it needs"
+    return "stopped on an error"
+
+
+def failure_explanation(exc: BaseException, attempts: int) -> str:
+    """A failed panel's explanation: what happened, that nothing is shown, and what would settle it."""
+    tries = "its one attempt" if attempts == 1 else f"each of its {attempts} attempts"
+    return (
+        f"This method {failure_kind(exc)} on {tries}, so it found nothing and nothing of it is shown. "
+        "Re-checking the claim with this method once the service is working again would settle it."
+    )
 
 
 def _locked_claim_of(session: Session, panel_id: int) -> DebateClaimRecord:
