@@ -22,10 +22,10 @@ from icarus.evidenceverify.records import (
     VerificationRecords,
 )
 from icarus.evidenceverify.search import independent_search
-from icarus.evidenceverify.service import evidence_verify
+from icarus.evidenceverify.service import default_stance_judge, evidence_verify
 from icarus.http.auth import Principal, Security
 from icarus.judges.protocol import Judge
-from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE, JudgeConfigError, create_judge
+from icarus.judges.registry import JudgeConfigError, create_judge
 from icarus.request_schema import exactly_one_of
 from icarus.research.registry import configured_providers
 from icarus.scoring.evidenceverify.criticality import OfflineCriticalityJudge
@@ -40,9 +40,7 @@ from icarus.settings import Settings
 from icarus.store import Store
 from icarus.store.tables import INTEGER_MAX
 
-__all__ = ["DEFAULT_STANCE_JUDGE", "EvidenceVerifyIn", "build_evidence_verify_router", "verification_view"]
-
-DEFAULT_STANCE_JUDGE: Final = "offline-lexical@1"
+__all__ = ["EvidenceVerifyIn", "build_evidence_verify_router", "verification_view"]
 STORE_ID: Final = r"^evs-[0-9a-f]{20}$"
 VERIFICATION_ID: Final = r"^ev-[0-9a-f]{20}$"
 VerificationId = Annotated[str, Path(pattern=VERIFICATION_ID, description="EvidenceVerify result id.")]
@@ -165,9 +163,7 @@ def build_evidence_verify_router(
     )
     def submit(body: EvidenceVerifyIn, _caller: Api) -> JSONResponse:
         """Verify the claim against the store: status, notes, confidence; stored and replayable."""
-        judge_name = body.judge or (
-            OPENAI_COMPATIBLE_JUDGE if settings.llm_base_url and settings.llm_model else DEFAULT_STANCE_JUDGE
-        )
+        judge_name = body.judge or default_stance_judge(settings)
         judge_named(judge_name)  # an unknown judge is refused before anything is stored or searched
         if body.store_id is not None:
             try:

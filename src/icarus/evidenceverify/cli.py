@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from icarus.evidenceverify.service import evidence_verify, run_evidence_verify
+from icarus.evidenceverify.service import default_stance_judge, evidence_verify, run_evidence_verify
 from icarus.judges.protocol import Judge
 from icarus.judges.registry import JudgeConfigError, create_judge
 from icarus.research.excerpts import best_excerpt
@@ -32,9 +32,7 @@ from icarus.scoring.evidenceverify.models import (
 from icarus.scoring.evidenceverify.trace import verification_inputs
 from icarus.settings import Settings
 
-__all__ = ["DEFAULT_STANCE_JUDGE", "evidence_verify_command", "render_result", "verify_with_inputs"]
-
-DEFAULT_STANCE_JUDGE = "offline-lexical@1"
+__all__ = ["evidence_verify_command", "render_result", "verify_with_inputs"]
 """The offline judge for cross-source agreement: it reads negations and conflicting figures in a snippet."""
 
 
@@ -149,9 +147,7 @@ def evidence_verify_command(
         return
     settings = Settings()
     if judge is None:
-        judge = (
-            "openai-compatible@1" if settings.llm_base_url and settings.llm_model else DEFAULT_STANCE_JUDGE
-        )
+        judge = default_stance_judge(settings)
     try:
         stance_judge = create_judge(judge, settings)
     except JudgeConfigError as exc:

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Final
 
 from icarus.evidenceverify.search import independent_search
 from icarus.judges.parallel import judge_all
 from icarus.judges.protocol import Judge, JudgeRequest, StanceVerdict
+from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE
 from icarus.research.excerpts import best_excerpt
 from icarus.research.providers import SearchProvider
 from icarus.scoring.evidenceverify.criticality import CriticalityAnswer, CriticalityJudge
@@ -26,8 +28,24 @@ from icarus.scoring.evidenceverify.verify import (
     stance_requests,
     verify_claim,
 )
+from icarus.settings import Settings
 
-__all__ = ["Verification", "evidence_verify", "judge_stances", "run_evidence_verify"]
+__all__ = [
+    "DEFAULT_STANCE_JUDGE",
+    "Verification",
+    "default_stance_judge",
+    "evidence_verify",
+    "judge_stances",
+    "run_evidence_verify",
+]
+
+DEFAULT_STANCE_JUDGE: Final = "offline-lexical@1"
+"""The judge a run uses when none is named and no LLM endpoint is configured."""
+
+
+def default_stance_judge(settings: Settings) -> str:
+    """The judge a run uses when the caller names none: the configured LLM endpoint, else the offline one."""
+    return OPENAI_COMPATIBLE_JUDGE if settings.llm_base_url and settings.llm_model else DEFAULT_STANCE_JUDGE
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,3 +102,18 @@ def test_published_methodology_page_is_up_to_date() -> None:
     assert page.read_text() == render_evidenceverify_methodology(load_evidenceverify_config()), (
         "regenerate with `icarus policy show evidenceverify@1.0 > docs/methodology/evidenceverify-1.0.md`"
     )
+
+
+def test_the_cli_and_the_api_default_to_one_judge_named_once() -> None:
+    from icarus.evidenceverify.service import DEFAULT_STANCE_JUDGE, default_stance_judge
+    from icarus.judges.registry import OPENAI_COMPATIBLE_JUDGE
+    from icarus.settings import Settings
+
+    assert default_stance_judge(Settings(llm_base_url=None, llm_model=None)) == DEFAULT_STANCE_JUDGE
+    # an endpoint without a model is not enough to prefer it
+    assert (
+        default_stance_judge(Settings(llm_base_url="http://127.0.0.1:9/v1", llm_model=None))
+        == DEFAULT_STANCE_JUDGE
+    )
+    configured = Settings(llm_base_url="http://127.0.0.1:9/v1", llm_model="m")
+    assert default_stance_judge(configured) == OPENAI_COMPATIBLE_JUDGE
