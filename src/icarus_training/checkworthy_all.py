@@ -48,7 +48,6 @@ from icarus_training.checkworthy_bar import (
 )
 from icarus_training.checkworthy_minilm import (
     BATCH,
-    FOLDS,
     LEARNING_RATE,
     MAX_LENGTH,
     PASSES,
