@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: train-checkworthy train-checkworthy-minilm train-checkworthy-context train-checkworthy-seeds train-checkworthy-bar run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
+.PHONY: train-checkworthy train-checkworthy-minilm train-checkworthy-context train-checkworthy-seeds train-checkworthy-bar train-checkworthy-all run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -76,10 +76,19 @@ train-checkworthy-minilm: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m icarus_training.checkworthy_minilm --data $(DATASETS) --cache $(CHECKWORTHY_CACHE) --ship
 
+# The ranker the debate detector reads, checkworthy@4: the chosen recipe (train-checkworthy-minilm's encoder,
+# train-checkworthy-bar's bar rule) refitted on all 19 training transcripts, dev included (icarus_training.
+# checkworthy_all; needs the train extra). Writes src/icarus/claims/weights/checkworthy-4.* and
+# docs/evaluation/checkworthiness-4.{json,md}; about half an hour on two cores.
+train-checkworthy-all: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m icarus_training.checkworthy_all --data $(DATASETS)
+
 # Measurements on the same out-of-fold scores (CHECKWORTHY_CACHE; built first when absent, with the train extra):
 # ranking a line with its neighbours' scores (icarus_training.checkworthy_context), averaging three fine-tuning
 # seeds (checkworthy_seeds, about half an hour), and placing the detector's bar for its line budget
-# (checkworthy_bar, about ten minutes). Each prints its figures and its rule's choice.
+# (checkworthy_bar, about ten minutes; it reads checkworthy@2's encoder files, which train-checkworthy-minilm
+# writes). Each prints its figures and its rule's choice.
 train-checkworthy-context: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m icarus_training.checkworthy_context --data $(DATASETS) --cache $(CHECKWORTHY_CACHE)

@@ -36,7 +36,7 @@ import numpy as np
 from rich.console import Console
 
 from icarus.evaluation.checkthat import Transcript, load_transcripts
-from icarus_training.checkworthy import _figures
+from icarus_training.checkworthy import FLAGGED_BUDGET, _figures
 from icarus_training.checkworthy_bar import (
     CONFIDENCE,
     DRAWS,
@@ -69,6 +69,7 @@ MODEL_VERSION: Final = "checkworthy@4"
 WEIGHTS_NAME: Final = "checkworthy-4"
 WEIGHTS_DIR: Final = Path(__file__).resolve().parents[1] / "icarus" / "claims" / "weights"
 _RECORD: Final = Path("docs/evaluation/checkworthiness-4")
+_SUFFIXES: Final = (".onnx", ".tokenizer.json", ".json")
 
 
 def out_of_fold_and_in_sample(
@@ -91,7 +92,9 @@ def out_of_fold_and_in_sample(
     return oof, inside, outside
 
 
-def _ship(transcripts: Sequence[Transcript], console: Console, out: Path) -> tuple[Any, dict[str, Any]]:
+def _ship(
+    transcripts: Sequence[Transcript], console: Console, out: Path
+) -> tuple[tuple[Path, Path, Path], dict[str, Any]]:
     """Rule 5: the recipe fitted on all 19, exported beside the package's rankers (probes not yet set)."""
     from icarus_training.cross_encoder import _export_int8
     from icarus_training.train import file_sha256
@@ -100,9 +103,7 @@ def _ship(transcripts: Sequence[Transcript], console: Console, out: Path) -> tup
     examples, labels = _examples(transcripts, False)
     model, encoder = _fine_tune(examples, labels, console, SEED)
     out.mkdir(parents=True, exist_ok=True)
-    onnx_path, tokenizer_path, meta_path = (
-        out / f"{WEIGHTS_NAME}{suffix}" for suffix in (".onnx", ".tokenizer.json", ".json")
-    )
+    onnx_path, tokenizer_path, meta_path = (out / f"{WEIGHTS_NAME}{suffix}" for suffix in _SUFFIXES)
     export = _export_int8(model, encoder.encode(examples[:64]), onnx_path)
     encoder.tokenizer.save(str(tokenizer_path))
     record: dict[str, Any] = {
@@ -141,16 +142,19 @@ def run(datasets: Path, console: Console, out: Path = WEIGHTS_DIR) -> dict[str, 
     oof, inside, outside = out_of_fold_and_in_sample(transcripts, console)
     order = [t.name for t in transcripts]
     ranked = [oof[name] for name in order]
-    eligible = {t.name: eligible_lines(t) for t in track(transcripts, description="eligible", console=console)}
+    eligible = {
+        t.name: eligible_lines(t) for t in track(transcripts, description="eligible", console=console)
+    }
     b_star = bar_on_oof_scale([(oof[t.name][0], eligible[t.name]) for t in transcripts])
     pooled = [score for name in order for score in oof[name][0]]
     level = level_of(pooled, b_star)
     paths, record = _ship(transcripts, console, out)
     # the probes first, with no bar: the int8 model's scores are what the bar is placed on
-    shipped = _probe_record(*paths, record | {"bar": 0.0})
+    onnx_path, tokenizer_path, meta_path = paths
+    shipped = _probe_record(onnx_path, tokenizer_path, meta_path, record | {"bar": 0.0})
     in_sample = [shipped.log_odds(line.text) for t in transcripts for line in t.lines]
     bar, optimism = shipped_bar(level, inside, outside, in_sample)
-    record = json.loads(paths[2].read_text(encoding="utf-8")) | {
+    record = json.loads(meta_path.read_text(encoding="utf-8")) | {
         "bar": round(bar, 5),
         "placed": {
             "script": "place-checkworthy-bar@1 rules on all 19",
@@ -158,12 +162,13 @@ def run(datasets: Path, console: Console, out: Path = WEIGHTS_DIR) -> dict[str, 
             "oof_bar": round(b_star, 5),
             "level": round(level, 5),
             "optimism": round(optimism, 5),
-            "budget_transcripts": TEST_TRANSCRIPTS,
+            "budget": FLAGGED_BUDGET,
+            "test_transcripts": TEST_TRANSCRIPTS,
             "draws": DRAWS,
             "confidence": CONFIDENCE,
         },
     }
-    paths[2].write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    meta_path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     in_sample_rankings = _split_by_transcript(in_sample, transcripts)
     return {
         "script": SCRIPT_VERSION,

@@ -1,6 +1,6 @@
-"""The fine-tuned check-worthiness encoder (checkworthy@2's, read by checkworthy@3 with its own bar): what
-ships is what was recorded, damaged or foreign files are refused, one sentence always gets the same number,
-and the detector reads it at the bar its record places."""
+"""The fine-tuned check-worthiness encoder the detector reads (checkworthy@4): what ships is what was
+recorded, damaged or foreign files are refused, one sentence always gets the same number, the detector reads
+it at its bar, and a record that re-places the bar of an encoder is held to that encoder's file."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from icarus.claims.encoder_ranking import (
 )
 from icarus.claims.ranking import DEFAULT_BAR, DEFAULT_RANKER, EncoderBlend, load_model, load_ranker
 
-ENCODER = "checkworthy-2"
+ENCODER = DEFAULT_RANKER  # the default ranker is an encoder with its own record
 
 
 @pytest.fixture()
@@ -30,13 +30,13 @@ def copied(tmp_path: Path) -> tuple[Path, Path, Path]:
     return tuple(Path(shutil.copy(path, tmp_path / path.name)) for path in weight_files(ENCODER))  # type: ignore[return-value]
 
 
-def test_the_shipped_ranker_is_checkworthy_2_and_reproduces_its_probes() -> None:
+def test_the_shipped_ranker_is_checkworthy_4_and_reproduces_its_probes() -> None:
     ranker = load_encoder_ranker(ENCODER)
-    assert ranker.version == "checkworthy@2"
+    assert ranker.version == "checkworthy@4"
     recorded = ranker.metadata["probe_log_odds"]
     assert len(recorded) == len(PROBE_SENTENCES)
     assert ranker.probe_log_odds() == pytest.approx(recorded, abs=PROBE_TOLERANCE)
-    assert ranker.metadata["script"] == "train-checkworthy-minilm@1"
+    assert ranker.metadata["script"] == "train-checkworthy-all@1"
 
 
 def test_a_damaged_model_file_is_refused(copied: tuple[Path, Path, Path]) -> None:
@@ -84,7 +84,8 @@ def test_one_sentence_gets_the_same_log_odds_whatever_it_is_ranked_beside() -> N
 def test_the_detector_ranks_with_the_default_ranker_at_its_bar() -> None:
     ranker = load_ranker()
     assert isinstance(ranker, EncoderBlend)
-    assert ranker.version == "checkworthy@3"
+    assert ranker.version == "checkworthy@4"
+    assert ranker.bar == ranker.encoder.metadata["bar"]
     at_bar = EncoderBlend(
         "t", ranker.encoder, bar=ranker.log_odds("anything"), logistic=ranker.logistic, scales=ranker.scales
     )
@@ -117,23 +118,32 @@ def test_moderator_framing_stays_under_the_bar(sentence: str) -> None:
     assert load_ranker().score(sentence) < DEFAULT_BAR
 
 
-def test_the_default_ranker_reads_the_encoder_its_record_names_at_its_own_bar() -> None:
-    record = json.loads(weight_files(DEFAULT_RANKER)[2].read_text(encoding="utf-8"))
-    assert record["encoder"] == ENCODER
-    ranker = load_ranker()
-    assert isinstance(ranker, EncoderBlend)
-    assert ranker.bar == record["bar"]
-    assert ranker.bar != ranker.encoder.metadata["bar"]  # the bar was placed again, the encoder kept
-    assert ranker.encoder.metadata["onnx_sha256"] == record["encoder_sha256"]
+def _placed(sha256: str) -> dict[str, object]:
+    return {"version": "checkworthy@t", "encoder": ENCODER, "encoder_sha256": sha256, "bar": -1.25}
 
 
-def test_a_bar_placed_for_another_encoder_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    record = json.loads(weight_files(DEFAULT_RANKER)[2].read_text(encoding="utf-8"))
-    record["encoder_sha256"] = "0" * 64
+def test_a_record_that_names_an_encoder_reads_it_at_its_own_version_and_bar(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    encoder = load_encoder_ranker(ENCODER)
+    record = _placed(encoder.metadata["onnx_sha256"])
     monkeypatch.setattr(ranking, "_weights_record", lambda _name: record)
     load_ranker.cache_clear()
     try:
-        with pytest.raises(RankerWeightsError, match="was placed for checkworthy-2"):
+        ranker = load_ranker()
+        assert isinstance(ranker, EncoderBlend)
+        assert (ranker.version, ranker.bar) == ("checkworthy@t", -1.25)
+        assert ranker.encoder is encoder
+    finally:
+        load_ranker.cache_clear()
+
+
+def test_a_bar_placed_for_another_encoder_file_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    record = _placed("0" * 64)
+    monkeypatch.setattr(ranking, "_weights_record", lambda _name: record)
+    load_ranker.cache_clear()
+    try:
+        with pytest.raises(RankerWeightsError, match=f"was placed for {ENCODER}"):
             load_ranker()
     finally:
         load_ranker.cache_clear()

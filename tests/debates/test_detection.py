@@ -68,12 +68,15 @@ def test_the_debate_finds_nearly_every_factual_sentence_and_keeps_out_opinions_p
     for sentence in generator.build_debate().sentences:
         found = any(text in sentence.text for text in texts)
         outcome[sentence.kind, found] += 1
-    facts = outcome[generator.FACT, True] + outcome[generator.FACT_FIRST_PERSON, True]
-    missed = outcome[generator.FACT, False] + outcome[generator.FACT_FIRST_PERSON, False]
+    # every statement about the world is found
+    assert outcome[generator.FACT, False] == 0
+    assert outcome[generator.FACT, True] >= 300
     # The ranker orders lines by what fact-checkers pick, not by whether they are factual: a speaker's own
-    # biography ("I served 6 years on the city council") sits just under the bar, as it did in real debates.
-    assert missed <= 0.03 * (facts + missed)
-    assert facts >= 400
+    # record ("I served 6 years on the city council") sits near the bar, as such lines did in real debates,
+    # where fact-checkers seldom picked them. Most are still found.
+    own_record = outcome[generator.FACT_FIRST_PERSON, True] + outcome[generator.FACT_FIRST_PERSON, False]
+    assert own_record >= 50
+    assert outcome[generator.FACT_FIRST_PERSON, False] <= 0.2 * own_record
     for kind in (generator.OPINION, generator.PREDICTION, generator.QUESTION):
         assert outcome[kind, True] == 0, kind
     small_talk = outcome[generator.SMALL_TALK, True] + outcome[generator.SMALL_TALK, False]

@@ -540,7 +540,8 @@ def test_a_method_that_keeps_failing_is_retried_then_answered_unverifiable(
         service.run_due()
     [panel] = service.claim_results(OPERATOR, claim.claim_id).panels
     assert panel.verdict is Verdict.UNVERIFIABLE and panel.panel is not None
-    assert "RuntimeError" in panel.panel.explanation
+    assert panel.panel.trace["failure"] == "stopped on an error"
+    assert "on each of its 3 attempts" in panel.panel.explanation
 
 
 # --- operators, readers, settings, events ---------------------------------------------------------------------------

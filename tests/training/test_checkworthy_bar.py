@@ -78,17 +78,16 @@ def test_eligible_lines_are_those_the_detector_filters_let_through() -> None:
 
 def test_shipping_writes_the_new_version_with_the_encoder_file_it_was_placed_for(tmp_path: Path) -> None:
     import json
-    import shutil
 
-    from icarus.claims.encoder_ranking import weight_files
     from icarus_training.checkworthy_bar import ENCODER_NAME, MODEL_VERSION, WEIGHTS_NAME, ship
 
-    shutil.copy(weight_files(ENCODER_NAME)[2], tmp_path / f"{ENCODER_NAME}.json")
+    (tmp_path / f"{ENCODER_NAME}.json").write_text(json.dumps({"onnx_sha256": "ab" * 32}), encoding="utf-8")
     placed = {"bar": -3.0, "level": 0.85, "optimism": -0.1, "oof_bar": -2.9, "eligible_share": 0.7}
     record = ship(placed, tmp_path)
     written = json.loads((tmp_path / f"{WEIGHTS_NAME}.json").read_text(encoding="utf-8"))
     assert written == record
     assert record["version"] == MODEL_VERSION
     assert record["bar"] == -3.0
-    assert record["encoder_sha256"] == json.loads(weight_files(ENCODER_NAME)[2].read_text())["onnx_sha256"]
+    assert record["encoder"] == ENCODER_NAME
+    assert record["encoder_sha256"] == "ab" * 32
     assert record["placed"]["level"] == 0.85 and record["placed"]["budget"] == 0.15

@@ -18,9 +18,11 @@ That model is ``checkworthy@1``. The ranker the debate detector reads is ``load_
 ``DEFAULT_RANKER``, chosen by ``icarus_training.checkworthy_minilm``'s rule. ``checkworthy@2`` is a
 fine-tuned MiniLM encoder (``icarus.claims.encoder_ranking``); its record says whether it ranks alone or
 blended with ``checkworthy@1`` (each log-odds standardised by the out-of-fold mean and spread the rule
-measured), and holds its own bar. ``checkworthy@3`` is that encoder unchanged with its bar placed again by
-``icarus_training.checkworthy_bar`` so the debate detector uses its line budget; its record names the
-encoder it reads and the encoder file's SHA-256.
+measured), and holds its own bar. ``checkworthy@3`` placed that encoder's bar again for the debate
+detector's line budget (``icarus_training.checkworthy_bar``): a record that names an ``encoder`` and its
+file's SHA-256 re-places the bar of an encoder shipped before. ``checkworthy@4`` (``DEFAULT_RANKER``) is the
+same recipe refitted on all the training transcripts (``icarus_training.checkworthy_all``), with its bar in
+its own record.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ __all__ = [
 ]
 
 MODEL_FILE: Final = "checkworthy-1.json"
-DEFAULT_RANKER: Final = "checkworthy-3"
+DEFAULT_RANKER: Final = "checkworthy-4"
 """The file stem (under ``weights/``) of the ranker the detector reads."""
 DEFAULT_BAR: Final = 0.4
 """Where the operating point lands on the 0–1 score."""
