@@ -170,7 +170,18 @@ def run(datasets: Path, console: Console, out: Path = WEIGHTS_DIR) -> dict[str, 
     }
     meta_path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     in_sample_rankings = _split_by_transcript(in_sample, transcripts)
+    flagged = [
+        (score >= b_star and ok, line.check_worthy)
+        for t in transcripts
+        for score, ok, line in zip(oof[t.name][0], eligible[t.name], t.lines, strict=True)
+    ]
+    chosen = sum(label for _, label in flagged)
     return {
+        # what the detector would flag at the bar, line by line, had each transcript been unseen
+        "detector_out_of_fold": {
+            "flagged_share": round(sum(keep for keep, _ in flagged) / len(flagged), 4),
+            "recall": round(sum(keep and label for keep, label in flagged) / chosen, 4),
+        },
         "script": SCRIPT_VERSION,
         "folds": [[t.name for t in fold] for fold in folds(transcripts)],
         "out_of_fold": _figures(ranked, budget_quantile(ranked)),
@@ -201,6 +212,8 @@ def render(record: dict[str, Any]) -> str:
             f"| lines / chosen | {oof['lines']} / {oof['check_worthy']} |",
             f"| MAP | {oof['map']:.3f} |",
             f"| recall at 15 % of lines | {oof['recall']:.3f} |",
+            f"| the detector at the bar: recall, lines flagged | {record['detector_out_of_fold']['recall']:.3f}, "
+            f"{record['detector_out_of_fold']['flagged_share']:.1%} |",
             f"| lines the detector's filters let through | {placed['eligible_share']:.1%} |",
             f"| bar on the out-of-fold scale | {placed['oof_bar']:.3f} (level {placed['level']:.3f}) |",
             f"| fold models' in-sample optimism at that level | {placed['optimism']:.3f} |",

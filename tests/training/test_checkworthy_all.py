@@ -34,7 +34,7 @@ def test_every_line_is_scored_by_a_fold_model_that_never_saw_it(monkeypatch: pyt
 
     monkeypatch.setattr(checkworthy_all, "_fine_tune", fine_tune)
     monkeypatch.setattr(checkworthy_all, "_torch_log_odds", log_odds)
-    oof, inside, outside = checkworthy_all.out_of_fold_and_in_sample(pool, console=None)  # type: ignore[arg-type]
+    oof, inside, outside = checkworthy_all.out_of_fold_and_in_sample(pool, console=None)
     assert len(seen_by) == len(inside) == len(outside) == FOLDS
     assert set(oof) == {t.name for t in pool}
     for t in pool:
@@ -49,6 +49,7 @@ def test_the_record_page_says_its_figures_are_out_of_fold() -> None:
     record = {
         "out_of_fold": {"lines": 10, "check_worthy": 2, "map": 0.25, "recall": 0.5},
         "in_sample_int8_map": 0.6,
+        "detector_out_of_fold": {"recall": 0.45, "flagged_share": 0.12},
         "shipped": {
             "bar": -2.8,
             "placed": {"eligible_share": 0.75, "oof_bar": -2.7, "level": 0.84, "optimism": -0.09},
@@ -58,3 +59,4 @@ def test_the_record_page_says_its_figures_are_out_of_fold() -> None:
     assert "No transcript is held apart" in page
     assert "| MAP | 0.250 |" in page
     assert "| shipped bar (log-odds) | -2.800 |" in page
+    assert "| the detector at the bar: recall, lines flagged | 0.450, 12.0% |" in page
