@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: train-checkworthy train-checkworthy-minilm train-checkworthy-context train-checkworthy-seeds train-checkworthy-bar train-checkworthy-all run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
+.PHONY: train-checkworthy train-checkworthy-minilm train-checkworthy-context train-checkworthy-seeds train-checkworthy-bar train-checkworthy-all train-checkworthy-budget run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -83,6 +83,14 @@ train-checkworthy-minilm: $(STAMP)
 train-checkworthy-all: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m icarus_training.checkworthy_all --data $(DATASETS)
+
+# A line budget per transcript for the debate detector (icarus_training.checkworthy_budget), on the out-of-fold
+# scores of checkworthy_all's three folds over the 19 (kept in .checkworthy-oof-19.json; the first run fits the
+# folds, about twenty minutes with the train extra). Writes docs/evaluation/checkworthiness-5.{json,md} and,
+# when a budget wins, src/icarus/claims/weights/checkworthy-5.json.
+train-checkworthy-budget: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m icarus_training.checkworthy_budget --data $(DATASETS) --cache .checkworthy-oof-19.json --ship
 
 # Measurements on the same out-of-fold scores (CHECKWORTHY_CACHE; built first when absent, with the train extra):
 # ranking a line with its neighbours' scores (icarus_training.checkworthy_context), averaging three fine-tuning
