@@ -44,6 +44,9 @@ estimates. No transcript is held apart from the shipped model, so the held-back 
    names ``checkworthy@4``'s encoder by its SHA-256 and holds its bar, the floor and the chosen detector
    with its share. The detector applies the budget to a transcript read whole that holds at least
    ``MIN_BUDGET_LINES`` sentences; a shorter text, or a live stream read as it comes, keeps the bar alone.
+
+Rule 5 was not reached: neither candidate qualified, so the bar ships as it was. The run writes
+``docs/evaluation/checkworthiness-budget.{json,md}``, and would say so were a candidate to win.
 """
 
 from __future__ import annotations
@@ -69,7 +72,6 @@ from icarus_training.checkworthy_bar import (
     bar_on_oof_scale,
     eligible_lines,
     level_of,
-    shipped_bar,
 )
 
 __all__ = [
@@ -87,14 +89,11 @@ __all__ = [
 
 SCRIPT_VERSION: Final = "place-checkworthy-budget@1"
 MODEL_VERSION: Final = "checkworthy@5"
-WEIGHTS_NAME: Final = "checkworthy-5"
-ENCODER_NAME: Final = "checkworthy-4"
 MIN_RECALL_GAIN: Final = 0.03
 FILL_GRID: Final = tuple(round(0.15 - 0.005 * step, 3) for step in range(21))  # 0.150 down to 0.050
 MIN_BUDGET_LINES: Final = 40
 """Below this many sentences 15 % is under six lines, too few to rank a transcript against itself."""
-WEIGHTS_DIR: Final = Path(__file__).resolve().parents[1] / "icarus" / "claims" / "weights"
-_RECORD: Final = Path("docs/evaluation/checkworthiness-5")
+_RECORD: Final = Path("docs/evaluation/checkworthiness-budget")
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +234,7 @@ def run(datasets: Path, cache: Path, console: Console) -> dict[str, Any]:
     """Rules 1–4 on the 19 transcripts, out of fold."""
     from rich.progress import track
 
-    transcripts, oof, inside, outside = _cached_scores(datasets, cache, console)
+    transcripts, oof, _inside, _outside = _cached_scores(datasets, cache, console)
     scored = [
         Scored(
             tuple(oof[t.name]),
@@ -275,56 +274,14 @@ def run(datasets: Path, cache: Path, console: Console) -> dict[str, Any]:
             }
             for t, s in zip(transcripts, scored, strict=True)
         },
-        "_fold_scores": (inside, outside),
     }
-
-
-def ship(
-    datasets: Path, placed: dict[str, Any], console: Console, folder: Path = WEIGHTS_DIR
-) -> dict[str, Any]:
-    """Rule 5: the floor on the shipped model's scale, and ``checkworthy@5``'s record."""
-    from rich.progress import track
-
-    from icarus.claims.encoder_ranking import load_encoder_ranker
-
-    inside, outside = placed["_fold_scores"]
-    encoder = load_encoder_ranker(ENCODER_NAME)
-    shipped = [
-        encoder.log_odds(line.text)
-        for t in track(load_transcripts(datasets), description="shipped scores", console=console)
-        for line in t.lines
-    ]
-    floor, optimism = shipped_bar(placed["floor_level"], inside, outside, shipped)
-    encoder_meta = json.loads((folder / f"{ENCODER_NAME}.json").read_text(encoding="utf-8"))
-    chosen = placed["chosen"]
-    record = {
-        "version": MODEL_VERSION,
-        "encoder": ENCODER_NAME,
-        "encoder_sha256": encoder_meta["onnx_sha256"],
-        "bar": encoder_meta["bar"],
-        "floor": round(floor, 5),
-        "budget": {
-            "detector": chosen,
-            "share": {"cap": FLAGGED_BUDGET, "fill": placed["fill_share"]}.get(chosen),
-            "min_lines": MIN_BUDGET_LINES,
-        },
-        "placed": {
-            "script": SCRIPT_VERSION,
-            "oof_floor": placed["oof_floor"],
-            "floor_level": placed["floor_level"],
-            "optimism": round(optimism, 5),
-        },
-    }
-    path = folder / f"{WEIGHTS_NAME}.json"
-    path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return record
 
 
 def render(record: dict[str, Any]) -> str:
-    """The record as a Markdown page (docs/evaluation/checkworthiness-5.md)."""
+    """The record as a Markdown page (docs/evaluation/checkworthiness-budget.md)."""
     placed = record["placed"]
     lines = [
-        "# Check-worthiness 5: a line budget for the debate detector",
+        "# Check-worthiness: a line budget for the debate detector, measured",
         "",
         f"Written by `{SCRIPT_VERSION}` (`make train-checkworthy-budget`); the rule is the module's "
         "docstring, written before any figure below was read. Out of fold over the 19 training transcripts "
@@ -335,7 +292,7 @@ def render(record: dict[str, Any]) -> str:
         f"| bar b* (log-odds, out-of-fold scale) | {placed['oof_bar']:.3f} |",
         f"| floor f (isotonic P(chosen) reaches the base rate) | {placed['oof_floor']:.3f} |",
         f"| share of out-of-fold scores below f | {placed['floor_level']:.3f} |",
-        f"| fill share B' | {placed['fill_share']} |",
+        f"| fill share B' | {fill if (fill := placed['fill_share']) is not None else 'none keeps the budget'} |",
         f"| chosen | {placed['chosen']} |",
         "",
         f"| detector | recall | lines flagged | chosen share of flagged | found | flagged | samples within "
@@ -347,13 +304,15 @@ def render(record: dict[str, Any]) -> str:
             f"| {name} | {f['recall']:.3f} | {f['flagged_share']:.1%} | {f['chosen_share_of_flagged']:.1%} | "
             f"{f['found']} | {f['flagged']} | {f['samples_within_budget']:.1%} |"
         )
-    if "shipped" in record:
-        shipped = record["shipped"]
-        lines += [
-            "",
-            f"Shipped: `{shipped['version']}`, floor {shipped['floor']:.3f} log-odds on "
-            f"`{shipped['encoder']}`'s scale (bar {shipped['bar']:.3f}).",
-        ]
+    lines += [
+        "",
+        "Lines flagged per transcript:",
+        "",
+        "| transcript | " + " | ".join(placed["candidates"]) + " |",
+        "|---|" + "---|" * len(placed["candidates"]),
+    ]
+    for name, shares in placed["per_transcript"].items():
+        lines.append(f"| {name} | " + " | ".join(f"{shares[c]:.1%}" for c in placed["candidates"]) + " |")
     lines.append("")
     return "\n".join(lines)
 
@@ -362,14 +321,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(prog="python -m icarus_training.checkworthy_budget", description=__doc__)
     parser.add_argument("--data", type=Path, required=True, help="folder holding the public datasets")
     parser.add_argument("--cache", type=Path, required=True, help="out-of-fold scores over the 19, kept")
-    parser.add_argument("--ship", action="store_true", help="write checkworthy@5's record when a budget wins")
     args = parser.parse_args(argv)
     console = Console()
     placed = run(args.data, args.cache, console)
     record: dict[str, Any] = {"placed": {k: v for k, v in placed.items() if not k.startswith("_")}}
     console.print_json(json.dumps(record["placed"]))
-    if args.ship and placed["chosen"] != "bar":
-        record["shipped"] = ship(args.data, placed, console)
+    if placed["chosen"] != "bar":
+        console.print(f"[bold]{placed['chosen']} wins: rule 5 ships it as {MODEL_VERSION}[/bold]")
     _RECORD.parent.mkdir(parents=True, exist_ok=True)
     _RECORD.with_suffix(".json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     _RECORD.with_suffix(".md").write_text(render(record), encoding="utf-8")
