@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: train-checkworthy train-checkworthy-minilm train-checkworthy-context train-checkworthy-seeds train-checkworthy-bar train-checkworthy-all train-checkworthy-budget run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
+.PHONY: train-checkworthy train-checkworthy-minilm train-checkworthy-context train-checkworthy-seeds train-checkworthy-bar train-checkworthy-all train-checkworthy-budget train-checkworthy-echoes run test bench reference-check lint setup clean eval eval-splits train-judge train-judge-minilm train-judge-fever select-judge eval-selection-dev train-judge-cascade select-judge-thresholds select-judge-relevance select-default-judge serve
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -91,6 +91,13 @@ train-checkworthy-all: $(STAMP)
 train-checkworthy-budget: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m icarus_training.checkworthy_budget --data $(DATASETS) --cache .checkworthy-oof-19.json
+
+# Whether a line echoed elsewhere in its debate (same speaker or the other side, by WordLlama cosine) ranks
+# better stacked on the encoder (icarus_training.checkworthy_echoes), on the same cache. Writes
+# docs/evaluation/checkworthiness-echoes.{json,md}.
+train-checkworthy-echoes: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m icarus_training.checkworthy_echoes --data $(DATASETS) --cache .checkworthy-oof-19.json
 
 # Measurements on the same out-of-fold scores (CHECKWORTHY_CACHE; built first when absent, with the train extra):
 # ranking a line with its neighbours' scores (icarus_training.checkworthy_context), averaging three fine-tuning
