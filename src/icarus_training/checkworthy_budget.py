@@ -260,6 +260,12 @@ def run(datasets: Path, cache: Path, console: Console) -> dict[str, Any]:
         "oof_floor": round(floor, 5),
         "floor_level": round(level_of(pooled, floor), 5),
         "bar_level": round(level_of(pooled, b_star), 5),
+        # no detector flags a line its filters drop, however it ranks: the recall it can reach at most
+        "recall_ceiling": round(
+            sum(c and e for t in scored for c, e in zip(t.chosen, t.eligible, strict=True))
+            / max(1, sum(sum(t.chosen) for t in scored)),
+            4,
+        ),
         "fill_share": share,
         "candidates": candidates,
         "chosen": choose(candidates),
@@ -293,6 +299,8 @@ def render(record: dict[str, Any]) -> str:
         f"| floor f (isotonic P(chosen) reaches the base rate) | {placed['oof_floor']:.3f} |",
         f"| share of out-of-fold scores below f | {placed['floor_level']:.3f} |",
         f"| fill share B' | {fill if (fill := placed['fill_share']) is not None else 'none keeps the budget'} |",
+        f"| chosen lines the detector's filters let through (its recall at most) | "
+        f"{placed['recall_ceiling']:.1%} |",
         f"| chosen | {placed['chosen']} |",
         "",
         f"| detector | recall | lines flagged | chosen share of flagged | found | flagged | samples within "

@@ -141,6 +141,7 @@ def test_the_run_reads_the_cache_and_keeps_the_bar_without_the_recall_gain(tmp_p
     assert set(placed["candidates"]) >= {"bar", "cap"}
     assert placed["candidates"]["cap"]["flagged"] == 2 * 6  # ⌊0.15 · 40⌋ in each transcript
     assert set(placed["per_transcript"]) == {"t0.tsv", "t1.tsv"}
+    assert placed["recall_ceiling"] == 1.0  # both chosen facts pass the detector's filters
     assert "| cap |" in render({"placed": placed})
 
 
