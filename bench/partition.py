@@ -68,8 +68,11 @@ SERVICE_START_S: Final = 30.0
 POLL_S: Final = 0.2
 CLAIM: Final = "Container traffic at Halden harbor fell {n}% in October."
 # How a worker's log says a run ended without recording (runner.py): stopped because its lease moved on,
-# or failed (its database unreachable), to be handed back only if no other worker has claimed it since.
-RUN_ENDED: Final = re.compile(r"job (\S+?)(?:: .* has moved on; nothing recorded| failed)$", re.MULTILINE)
+# or failed (its database unreachable; the line names the attempt, "failed (attempt 1 of 3)"), to be handed
+# back only if no other worker has claimed it since.
+RUN_ENDED: Final = re.compile(
+    r"job (\S+?)(?:: .* has moved on; nothing recorded| failed(?: \(attempt \d+ of \d+\))?)$", re.MULTILINE
+)
 SUBMITTERS: Final = 3
 SUBMIT_EVERY_S: Final = 1.0  # three clients at about one check a second each: load the workers keep up with
 CLIENT_TOKEN_RATE: Final = 100_000  # per minute: the clients must meet the queue, not the rate limit

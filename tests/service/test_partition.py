@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from bench.netns import NetnsUnavailable, why_not_permitted
-from bench.partition import CrossHostLab, cross_host_lab, drop_queue, partition_worker
+from bench.partition import RUN_ENDED, CrossHostLab, cross_host_lab, drop_queue, partition_worker
 from bench.pg_cluster import ClusterUnavailable
 
 from icarus.jobs.heartbeat import Heartbeat
@@ -112,6 +112,20 @@ def test_the_queue_answering_again_hands_out_every_due_job_once(
         assert heartbeat.check_queue() is None and queued == [(check_id, FIRST_RUN)]
     finally:
         runner.store.close()
+
+
+def test_both_ways_a_run_ends_without_recording_are_read_from_a_workers_log() -> None:
+    # A run cut off from its database fails, and the runner's line names the attempt; one whose lease moved
+    # on says so. Reading only "failed" at the line's end once missed the first kind and failed the test.
+    log = "\n".join(
+        [
+            "2026-12-03 15:32:23,173 icarus.jobs ERROR job 5e82/first failed (attempt 1 of 3)",
+            "2026-12-03 15:32:31,402 icarus.jobs WARNING job b89e/first: job 2: the lease of attempt 1 has "
+            "moved on; nothing recorded",
+            "2026-12-03 15:32:31,415 icarus.jobs WARNING job c001/first: its worker's lease ran out; queued again",
+        ]
+    )
+    assert set(RUN_ENDED.findall(log)) == {"5e82/first", "b89e/first"}
 
 
 # --- hosts in network namespaces ---------------------------------------------------------------------------
